@@ -1,0 +1,328 @@
+"""The interface every game offers, and the small values it speaks in.
+
+Each game is a stateless :class:`Game` object in the registry (``rules.GAMES``) working on
+immutable states, in the spirit of OpenSpiel's State API and boardgame.io's game objects:
+
+- ``new(players, options, kit, view=...)`` makes the initial state; the kit is data
+  loaded and validated outside the engine (``rules.kits``);
+- ``to_act(state)`` is a seat number, :data:`CHANCE` when the physical world decides next
+  (a die, a lot, a draw from the bag) or ``None`` when the game is over;
+- ``legal_moves(state)`` lists player moves in a stable order; ``chance_outcomes(state)``
+  lists the chance moves with their probabilities;
+- ``violation(state, move)`` is the legality layer: ``None`` or the rule a move breaks;
+  ``play(state, move)`` applies a legal move and raises :class:`IllegalMove` otherwise;
+- ``scores``, ``score_bounds``, ``outcome`` and ``is_over`` report;
+- ``state_to_json`` / ``state_from_json`` / ``move_to_json`` / ``move_from_json`` are the
+  notation (see ``docs/notation.md``) and round-trip exactly.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+
+from rules.errors import IllegalMove, OptionError
+
+
+class _Chance(enum.Enum):
+    CHANCE = "chance"
+
+    def __repr__(self) -> str:
+        return "CHANCE"
+
+    __str__ = __repr__
+
+
+#: ``to_act`` returns this when the physical world decides next (a die, a lot, a draw).
+CHANCE = _Chance.CHANCE
+
+
+class View(str, enum.Enum):
+    """Which parts of the state are known.
+
+    ``FULL``: everything, as in a simulation that deals hidden parts from a seeded
+    generator. ``TABLE``: what players at a real table see; hidden parts (racks, hands,
+    the bag) may be unknown, and rules that need them are checked when they are shown.
+    """
+
+    FULL = "full"
+    TABLE = "table"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: who won and by which rule.
+
+    ``winners`` is empty for a draw and holds several seats when tied winners share the
+    victory. ``reason`` is a rule id from the catalogue.
+    """
+
+    winners: tuple[int, ...]
+    reason: str
+    detail: str = ""
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "reason": self.reason, "detail": self.detail}
+
+
+class Violation(NamedTuple):
+    """The rule a move breaks (a catalogue id) and what exactly was wrong."""
+
+    rule: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Move:
+    """Base of every game's moves.
+
+    A player move carries the seat that makes it (``player``); a chance move (a roll, a
+    lot, a draw) has ``chance = True`` and no player.
+    """
+
+    chance: ClassVar[bool] = False
+    #: True for moves that any seat may make whoever is to act (claiming a draw).
+    out_of_turn: ClassVar[bool] = False
+
+
+# -- options -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A named option of a game: an open rule reading or a variant.
+
+    ``default`` is the reading proposed in ``rulebooks/NOTES.md``; ``source`` cites it.
+    """
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    doc: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Options(Mapping[str, Any]):
+    """The resolved options of one game, immutable and hashable."""
+
+    items_: tuple[tuple[str, Any], ...] = ()
+
+    def __getitem__(self, key: str) -> Any:
+        for name, value in self.items_:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, _ in self.items_)
+
+    def __len__(self) -> int:
+        return len(self.items_)
+
+    def __repr__(self) -> str:
+        return f"Options({dict(self.items_)!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.items_)
+
+
+def resolve_options(
+    game: str, specs: tuple[OptionSpec, ...], given: Mapping[str, Any] | None
+) -> Options:
+    """Fill in defaults and check every given option against its spec."""
+    given = dict(given or {})
+    known = {spec.name: spec for spec in specs}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        names = ", ".join(known) or "none"
+        raise OptionError(f"{game}: unknown option {unknown[0]!r}; its options are: {names}")
+    resolved = []
+    for spec in specs:
+        value = given.get(spec.name, spec.default)
+        # bool is an int subclass: compare types too, so that 1 is not taken for True.
+        if not any(value == c and type(value) is type(c) for c in spec.choices):
+            choices = ", ".join(repr(c) for c in spec.choices)
+            raise OptionError(
+                f"{game}: option {spec.name!r} must be one of {choices}, got {value!r}"
+            )
+        resolved.append((spec.name, value))
+    return Options(tuple(resolved))
+
+
+# -- the game interface --------------------------------------------------------------
+
+S = TypeVar("S")
+M = TypeVar("M", bound=Move)
+K = TypeVar("K")
+
+
+class Game(Generic[S, M, K]):
+    """One game's rules. Subclasses are stateless; every method is pure."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: The rule id for a player move while chance decides, or a chance move out of place.
+    chance_rule: ClassVar[str]
+
+    # -- set-up ---------------------------------------------------------------------
+
+    def options(self, given: Mapping[str, Any] | None = None) -> Options:
+        return resolve_options(self.name, self.option_specs, given)
+
+    def check_players(self, players: int) -> int:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"{self.name}: players must be a whole number, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            span = (
+                str(self.min_players)
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise OptionError(f"{self.name} takes {span} players, got {players}")
+        return players
+
+    def new(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None,
+        kit: K,
+        view: View = View.FULL,
+    ) -> S:
+        raise NotImplementedError
+
+    def kit_from_json(self, data: Any) -> K:
+        raise NotImplementedError
+
+    def kit_to_json(self, kit: K) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # -- whose turn, what can happen --------------------------------------------------
+
+    def to_act(self, state: S) -> int | _Chance | None:
+        raise NotImplementedError
+
+    def legal_moves(self, state: S) -> tuple[M, ...]:
+        """Player moves in a stable order; empty at chance nodes and when over."""
+        raise NotImplementedError
+
+    def chance_outcomes(self, state: S) -> tuple[tuple[M, Fraction], ...]:
+        """Chance moves with probabilities summing to 1; empty unless ``CHANCE`` acts."""
+        raise NotImplementedError
+
+    # -- legality and play ------------------------------------------------------------
+
+    def violation(self, state: S, move: M) -> Violation | None:
+        """The rule ``move`` breaks in ``state``, or ``None`` if it is legal."""
+        actor = self.to_act(state)
+        if actor is None:
+            return Violation(f"{self.name}.game-over", "the game is over")
+        if actor is CHANCE and not move.chance:
+            return Violation(self.chance_rule, f"waiting for {self.chance_name(state)}")
+        if actor is not CHANCE and move.chance:
+            return Violation(self.chance_rule, f"it is seat {actor}'s turn, not chance's")
+        if not move.chance and not move.out_of_turn and move.player != actor:  # type: ignore[attr-defined]
+            return Violation(
+                f"{self.name}.turn-order",
+                f"it is seat {actor}'s turn, not seat {move.player}'s",  # type: ignore[attr-defined]
+            )
+        return self.rule_violation(state, move)
+
+    def rule_violation(self, state: S, move: M) -> Violation | None:
+        """The game's own rules, once turn order and game end are settled."""
+        raise NotImplementedError
+
+    def is_legal(self, state: S, move: M) -> bool:
+        return self.violation(state, move) is None
+
+    def play(self, state: S, move: M) -> S:
+        if not isinstance(move, Move):
+            raise TypeError(f"{self.name}: expected a move, got {move!r}")
+        broken = self.violation(state, move)
+        if broken is not None:
+            raise IllegalMove(
+                broken.rule,
+                self.move_text(move),
+                broken.detail,
+                where=self.where(state),
+            )
+        return self.apply(state, move)
+
+    def apply(self, state: S, move: M) -> S:
+        """Apply a move already known to be legal."""
+        raise NotImplementedError
+
+    # -- reports ----------------------------------------------------------------------
+
+    def scores(self, state: S) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def score_bounds(self, state: S) -> tuple[int, int]:
+        """The lowest and highest score any seat can have in this game."""
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome | None:
+        raise NotImplementedError
+
+    def is_over(self, state: S) -> bool:
+        return self.to_act(state) is None
+
+    def situations(self, state: S, move: M) -> tuple[str, ...]:
+        """Labels for the rule situations a legal move creates (``capture``, ...).
+
+        Simulations count them; the labels are part of ``companion simulate --json``.
+        """
+        raise NotImplementedError
+
+    def describe(self, state: S, move: M) -> str:
+        """A short English sentence for a legal move, for people."""
+        raise NotImplementedError
+
+    def diagram(self, state: S) -> str:
+        """A plain-text picture of the state, for terminals and logs."""
+        raise NotImplementedError
+
+    def chance_name(self, state: S) -> str:
+        """What chance decides next, in words ("the colour lot", "a die roll")."""
+        return "chance"
+
+    def where(self, state: S) -> str:
+        """A short description of the position, for error messages."""
+        raise NotImplementedError
+
+    # -- notation ---------------------------------------------------------------------
+
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def state_from_json(self, data: Any) -> S:
+        raise NotImplementedError
+
+    def move_to_json(self, move: M) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def move_from_json(self, data: Any) -> M:
+        raise NotImplementedError
+
+    def move_text(self, move: M) -> str:
+        """The move's notation as one line of JSON, for messages and logs."""
+        from rules.notation import dumps
+
+        return dumps(self.move_to_json(move))
+
+    # -- for the conformance suite ------------------------------------------------------
+
+    def random_move(self, state: S, rng: random.Random) -> M:
+        """A well-formed move drawn from the whole move space, legal or not."""
+        raise NotImplementedError

@@ -1,0 +1,114 @@
+"""Gimmel states in the JSON notation (``docs/notation.md``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import notation as n
+from rules.core import View, resolve_options
+from rules.errors import KitError, NotationError, OptionError
+from rules.gimmel.kit import kit_from_json
+from rules.gimmel.model import KINDS, GimmelState, Kind, Piece
+from rules.gimmel.options import OPTION_SPECS
+from rules.grid import Square
+
+FIELDS = ("notation", "game", "view", "players", "options", "kit", "white", "ply", "board",
+          "reserve", "draw_claimed_by")  # fmt: skip
+
+
+def state_to_json(state: GimmelState) -> dict[str, Any]:
+    board = {
+        str(state.grid.squares[i]): {"player": piece.owner, "piece": piece.kind.value}
+        for i, piece in enumerate(state.board)
+        if piece is not None
+    }
+    return {
+        "notation": n.VERSION,
+        "game": "gimmel",
+        "view": state.view.value,
+        "players": 2,
+        "options": state.options.to_json(),
+        "kit": state.kit.to_json(),
+        "white": state.white,
+        "ply": state.ply,
+        "board": board,
+        "reserve": [
+            {kind.value: count for kind, count in zip(KINDS, state.reserve[seat])}
+            for seat in (0, 1)
+        ],
+        "draw_claimed_by": state.draw_claimed_by,
+    }
+
+
+def state_from_json(data: Any) -> GimmelState:
+    data, _ = n.header(data, "gimmel")
+    n.keys(data, "", FIELDS)
+    view = View(n.text(data["view"], "view", tuple(v.value for v in View)))
+    if n.integer(data["players"], "players") != 2:
+        raise NotationError("players", "Gimmel is played by 2", data["players"])
+    try:
+        options = resolve_options("gimmel", OPTION_SPECS, n.obj(data["options"], "options"))
+    except OptionError as error:
+        raise NotationError("options", str(error)) from None
+    try:
+        kit = kit_from_json(data["kit"])
+    except KitError as error:
+        raise NotationError("kit", str(error)) from None
+    white = data["white"]
+    if white is not None:
+        white = n.integer(white, "white", 0, 1)
+    ply = n.integer(data["ply"], "ply", 0)
+    claimed = data["draw_claimed_by"]
+    if claimed is not None:
+        claimed = n.integer(claimed, "draw_claimed_by", 0, 1)
+        if options["draw"] != "claim":
+            raise NotationError("draw_claimed_by", "a draw is claimed only with draw = 'claim'")
+
+    state = GimmelState(
+        kit=kit,
+        options=options,
+        view=view,
+        white=white,
+        board=_board(data["board"], kit.columns, kit.rows),
+        reserve=_reserve(data["reserve"]),
+        ply=ply,
+        draw_claimed_by=claimed,
+    )
+    if white is None and (ply or any(state.board)):
+        raise NotationError("white", "no piece moves before the colour lot", white)
+    for seat in (0, 1):
+        for kind, count in zip(KINDS, state.captured[seat]):
+            if count < 0:
+                raise NotationError(
+                    f"reserve[{seat}].{kind.value}",
+                    f"seat {seat} has more {kind.value}s on the board and in reserve "
+                    f"than the {state.terms.per_kind} a player starts with",
+                )
+    return state
+
+
+def _board(data: Any, columns: int, rows: int) -> tuple[Piece | None, ...]:
+    data = n.obj(data, "board")
+    cells: list[Piece | None] = [None] * (columns * rows)
+    for name, entry in data.items():
+        where = f"board.{name}"
+        square = Square.parse(name, where)
+        if not (square.col < columns and square.row < rows):
+            raise NotationError(where, f"not a square of the {columns} x {rows} board")
+        entry = n.obj(entry, where)
+        n.keys(entry, where, ("player", "piece"))
+        owner = n.integer(entry["player"], f"{where}.player", 0, 1)
+        kind = n.text(entry["piece"], f"{where}.piece", tuple(k.value for k in KINDS))
+        cells[square.row * columns + square.col] = Piece(owner, Kind(kind))
+    return tuple(cells)
+
+
+def _reserve(data: Any) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    seats = n.array(data, "reserve", 2)
+    result = []
+    for seat, entry in enumerate(seats):
+        where = f"reserve[{seat}]"
+        entry = n.obj(entry, where)
+        n.keys(entry, where, tuple(k.value for k in KINDS))
+        result.append(tuple(n.integer(entry[k.value], f"{where}.{k.value}", 0) for k in KINDS))
+    return (result[0], result[1])  # type: ignore[return-value]
