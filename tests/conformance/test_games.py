@@ -1,0 +1,150 @@
+"""The conformance suite: every registered game, played at random, keeps its contract.
+
+In the spirit of OpenSpiel's games_sim_test: seeded random playouts in the full view and
+in the table view, for the default options and each single non-default option; at every
+step the interface's invariants are checked. A game registered later joins by itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from fractions import Fraction
+
+import pytest
+
+from rules import CHANCE, GAMES, IllegalMove, View, new_game, parse_state
+from rules.catalogue import catalogue
+from rules.notation import dumps, loads
+from rules.playout import choose_move, game_rng
+
+PLY_LIMIT = 4000
+SEEDS = (1, 2)
+RANDOM_MOVES_PER_STEP = 3
+
+
+def option_sets(game):
+    """The default options, then each option set to each of its other choices."""
+    sets = [{}]
+    for spec in game.option_specs:
+        sets.extend({spec.name: choice} for choice in spec.choices if choice != spec.default)
+    return sets
+
+
+CASES = [
+    pytest.param(name, view, options, seed, id=f"{name}-{view.value}-{dumps(options)}-{seed}")
+    for name, game in GAMES.items()
+    for view in View
+    for options in option_sets(game)
+    for seed in SEEDS
+]
+
+
+def check_step(game, state, rng):
+    """Check every per-state invariant; return the legal player moves."""
+    actor = game.to_act(state)
+    over = game.is_over(state)
+    assert (actor is None) == over
+    assert (game.outcome(state) is not None) == over
+
+    moves = game.legal_moves(state)
+    outcomes = game.chance_outcomes(state)
+    if over:
+        assert moves == ()
+        assert outcomes == ()
+    elif actor is CHANCE:
+        assert moves == ()
+        assert outcomes, "chance acts but lists no outcomes"
+        chance_moves = [move for move, _ in outcomes]
+        assert len(set(chance_moves)) == len(chance_moves), "chance outcomes repeat"
+        assert all(isinstance(p, Fraction) and p > 0 for _, p in outcomes)
+        assert sum(p for _, p in outcomes) == 1
+    else:
+        assert moves, f"no legal move although the game is not over: {game.where(state)}"
+        assert outcomes == ()
+        assert len(set(moves)) == len(moves), "legal moves repeat"
+        assert game.legal_moves(state) == moves, "legal moves are not in a stable order"
+
+    scores = game.scores(state)
+    low, high = game.score_bounds(state)
+    assert all(low <= score <= high for score in scores), (scores, (low, high))
+
+    # The notation round-trips, through the game and through the generic reader.
+    document = game.state_to_json(state)
+    text = dumps(document)
+    again = game.state_from_json(loads(text))
+    assert again == state
+    assert parse_state(text) == state
+    assert dumps(game.state_to_json(again)) == text
+
+    legal = set(moves) | {move for move, _ in outcomes}
+    for move in rng.sample(sorted(legal, key=repr), min(len(legal), 8)):
+        assert game.move_from_json(loads(dumps(game.move_to_json(move)))) == move
+        assert game.violation(state, move) is None
+
+    # Moves drawn from the whole move space: legal ones play, the others are refused
+    # with a catalogued rule id and a message that quotes the move.
+    known = catalogue()
+    for _ in range(RANDOM_MOVES_PER_STEP):
+        move = game.random_move(state, rng)
+        assert game.move_from_json(game.move_to_json(move)) == move
+        if move in legal:
+            game.play(state, move)
+        else:
+            with pytest.raises(IllegalMove) as refused:
+                game.play(state, move)
+            assert refused.value.rule in known, f"rule id {refused.value.rule!r} not catalogued"
+            assert game.move_text(move) in str(refused.value)
+    return moves
+
+
+@pytest.mark.parametrize(("name", "view", "options", "seed"), CASES)
+def test_random_playout_keeps_the_contract(name, view, options, seed):
+    game = GAMES[name]
+    initial = new_game(name, options=options, view=view)
+    rng = game_rng(seed, 0)
+    checks = random.Random(seed)
+    state = initial
+    moves = []
+    while not game.is_over(state) and len(moves) < PLY_LIMIT:
+        check_step(game, state, checks)
+        move = choose_move(game, state, rng)
+        before = copy.deepcopy(state)
+        before_text = dumps(game.state_to_json(state))
+        after = game.play(state, move)
+        assert state == before, "play mutated its input"
+        assert dumps(game.state_to_json(state)) == before_text
+        assert after != state, "a move changed nothing"
+        moves.append(move)
+        state = after
+    check_step(game, state, checks)
+
+    # Replaying the recorded moves from the initial state reproduces the final state.
+    replayed = initial
+    for move in moves:
+        replayed = game.play(replayed, move)
+    assert replayed == state
+
+    if not game.is_over(state):
+        # Reported as unfinished, never counted as over.
+        assert game.outcome(state) is None
+        pytest.skip(f"unfinished after {PLY_LIMIT} plies (reported, not a failure)")
+    assert game.outcome(state) is not None
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_has_a_default_kit_and_round_trips_it(name):
+    from rules.kits import load_kit
+
+    game = GAMES[name]
+    kit = load_kit(name)
+    assert game.kit_from_json(loads(dumps(game.kit_to_json(kit)))) == kit
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_option_default_is_among_its_choices(name):
+    game = GAMES[name]
+    assert game.options() == game.options({spec.name: spec.default for spec in game.option_specs})
+    for spec in game.option_specs:
+        assert spec.default in spec.choices
+        assert spec.doc and spec.source
