@@ -41,7 +41,7 @@ class _Chance(enum.Enum):
 CHANCE = _Chance.CHANCE
 
 
-class View(str, enum.Enum):
+class View(enum.StrEnum):
     """Which parts of the state are known.
 
     ``FULL``: everything, as in a simulation that deals hidden parts from a seeded
@@ -173,7 +173,10 @@ class Game(Generic[S, M, K]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
-    #: The rule id for a player move while chance decides, or a chance move out of place.
+    #: Rule ids for the checks every game shares: a move after the end, a move out of
+    #: turn, and a player move while chance decides (or a chance move out of place).
+    game_over_rule: ClassVar[str]
+    turn_rule: ClassVar[str]
     chance_rule: ClassVar[str]
 
     # -- set-up ---------------------------------------------------------------------
@@ -227,14 +230,14 @@ class Game(Generic[S, M, K]):
         """The rule ``move`` breaks in ``state``, or ``None`` if it is legal."""
         actor = self.to_act(state)
         if actor is None:
-            return Violation(f"{self.name}.game-over", "the game is over")
+            return Violation(self.game_over_rule, "the game is over")
         if actor is CHANCE and not move.chance:
             return Violation(self.chance_rule, f"waiting for {self.chance_name(state)}")
         if actor is not CHANCE and move.chance:
             return Violation(self.chance_rule, f"it is seat {actor}'s turn, not chance's")
         if not move.chance and not move.out_of_turn and move.player != actor:  # type: ignore[attr-defined]
             return Violation(
-                f"{self.name}.turn-order",
+                self.turn_rule,
                 f"it is seat {actor}'s turn, not seat {move.player}'s",  # type: ignore[attr-defined]
             )
         return self.rule_violation(state, move)

@@ -37,6 +37,11 @@ from rules.gimmel.options import OPTION_SPECS, terms
 from rules.grid import Square, grid
 
 HALF = Fraction(1, 2)
+MOVE_RULE = {
+    Kind.BEETLE: "gimmel.beetle-move",
+    Kind.CAT: "gimmel.cat-move",
+    Kind.FALCON: "gimmel.falcon-move",
+}
 
 
 @lru_cache(maxsize=32)
@@ -51,6 +56,8 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
     min_players = 2
     max_players = 2
     option_specs = OPTION_SPECS
+    game_over_rule = "gimmel.game-over"
+    turn_rule = "gimmel.turn-order"
     chance_rule = "gimmel.colours-by-lot"
 
     # -- set-up ---------------------------------------------------------------------
@@ -192,14 +199,12 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
                     f"{move.src} to {move.dst} is {reach}",
                 )
             return Violation(
-                f"gimmel.{piece.kind.value}-move",
+                MOVE_RULE[piece.kind],
                 f"a {piece.kind.value} cannot leap from {move.src} to {move.dst}",
             )
         target = state.board[state.grid.index(move.dst)]
         if target is not None and target.owner == move.player:
-            return Violation(
-                "gimmel.own-piece", f"{move.dst} holds your own {target.kind.value}"
-            )
+            return Violation("gimmel.own-piece", f"{move.dst} holds your own {target.kind.value}")
         return None
 
     def _draw_claimable(self, state: GimmelState) -> bool:
@@ -299,7 +304,8 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
         lines.append("   " + " ".join("abcdefghijklmnopqrstuvwxyz"[:columns]))
         for seat in (0, 1):
             reserve = ", ".join(
-                f"{count} {kind.value}" for kind, count in zip(KINDS, state.reserve[seat])
+                f"{count} {kind.value}"
+                for kind, count in zip(KINDS, state.reserve[seat], strict=True)
             )
             lines.append(f"{_seat(state, seat)}: {state.scores[seat]} points; reserve {reserve}")
         return "\n".join(lines)

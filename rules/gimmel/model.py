@@ -18,7 +18,7 @@ from rules.gimmel.options import Terms, terms
 from rules.grid import Grid, Square, grid
 
 
-class Kind(str, enum.Enum):
+class Kind(enum.StrEnum):
     """The three kinds of piece (rulebook "1. Spielvorbereitung")."""
 
     BEETLE = "beetle"  # Käfer (Scarabaeus), 1 point
@@ -118,7 +118,12 @@ def move_to_json(move: GimmelMove) -> dict[str, Any]:
     if isinstance(move, DrawLots):
         return {"type": "lot", "white": move.white}
     if isinstance(move, Place):
-        return {"type": "place", "player": move.player, "piece": move.kind.value, "to": str(move.to)}
+        return {
+            "type": "place",
+            "player": move.player,
+            "piece": move.kind.value,
+            "to": str(move.to),
+        }
     if isinstance(move, Leap):
         return {"type": "leap", "player": move.player, "from": str(move.src), "to": str(move.dst)}
     if isinstance(move, ClaimDraw):
@@ -201,7 +206,9 @@ class GimmelState:
     @cached_property
     def scores(self) -> tuple[int, int]:
         """Each seat scores the values of the opponent's captured pieces."""
-        lost = [sum(c * VALUE[k] for c, k in zip(self.captured[s], KINDS)) for s in (0, 1)]
+        lost = [
+            sum(c * VALUE[k] for c, k in zip(self.captured[s], KINDS, strict=True)) for s in (0, 1)
+        ]
         return (lost[1], lost[0])
 
     def colour(self, seat: int) -> str | None:

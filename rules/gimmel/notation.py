@@ -33,7 +33,7 @@ def state_to_json(state: GimmelState) -> dict[str, Any]:
         "ply": state.ply,
         "board": board,
         "reserve": [
-            {kind.value: count for kind, count in zip(KINDS, state.reserve[seat])}
+            {kind.value: count for kind, count in zip(KINDS, state.reserve[seat], strict=True)}
             for seat in (0, 1)
         ],
         "draw_claimed_by": state.draw_claimed_by,
@@ -77,7 +77,7 @@ def state_from_json(data: Any) -> GimmelState:
     if white is None and (ply or any(state.board)):
         raise NotationError("white", "no piece moves before the colour lot", white)
     for seat in (0, 1):
-        for kind, count in zip(KINDS, state.captured[seat]):
+        for kind, count in zip(KINDS, state.captured[seat], strict=True):
             if count < 0:
                 raise NotationError(
                     f"reserve[{seat}].{kind.value}",

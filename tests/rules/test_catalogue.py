@@ -1,0 +1,97 @@
+"""The rule catalogue: every id an engine can raise is catalogued, and every citation
+(the German sentence, the heading, the NOTES.md number) really stands where it says."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rules import GAMES
+from rules.catalogue import UnknownRule, catalogue, explain
+
+RULES_PACKAGE = Path(__file__).resolve().parents[2] / "rules"
+
+
+def normalise(text: str) -> str:
+    """Rulebook text without emphasis markers and with single spaces."""
+    return " ".join(text.replace("**", "").split())
+
+
+def ids_in_source() -> dict[str, set[str]]:
+    """Rule ids written as string literals in the engines' source, by game."""
+    found: dict[str, set[str]] = {name: set() for name in GAMES}
+    pattern = re.compile(r"""["']({})\.([a-z][a-z0-9-]*)["']""".format("|".join(GAMES)))
+    for path in RULES_PACKAGE.rglob("*.py"):
+        for game, rule in pattern.findall(path.read_text(encoding="utf-8")):
+            found[game].add(f"{game}.{rule}")
+    return found
+
+
+def notes_sections(notes: str) -> dict[int, str]:
+    parts = re.split(r"^## (\d+)\. ", notes, flags=re.MULTILINE)
+    return {int(parts[i]): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+
+
+def test_every_id_written_in_an_engine_is_catalogued():
+    known = catalogue()
+    for game, ids in ids_in_source().items():
+        assert ids, f"no rule ids found in the source of {game}"
+        missing = sorted(ids - set(known))
+        assert not missing, f"{game}: rule ids raised but not catalogued: {missing}"
+
+
+def test_every_catalogued_id_is_used_by_its_engine():
+    used = set().union(*ids_in_source().values())
+    unused = sorted(set(catalogue()) - used)
+    assert not unused, f"catalogued but never raised or used as an outcome: {unused}"
+
+
+def test_every_id_belongs_to_a_registered_game():
+    for rule_id in catalogue():
+        game, _, name = rule_id.partition(".")
+        assert game in GAMES and re.fullmatch(r"[a-z][a-z0-9-]*", name), rule_id
+
+
+@pytest.mark.parametrize("rule_id", sorted(catalogue()))
+def test_citation_stands_in_the_rulebook(rule_id, rulebooks):
+    entry = catalogue()[rule_id]
+    book = rulebooks / entry.rulebook
+    assert book.is_file(), f"{rule_id}: no rulebook {entry.rulebook}"
+    text = book.read_text(encoding="utf-8")
+    headings = {normalise(line) for line in text.splitlines() if line.strip()}
+    assert normalise(entry.heading) in headings, f"{rule_id}: heading {entry.heading!r} not found"
+    assert normalise(entry.german) in normalise(text), f"{rule_id}: sentence not in rulebook"
+    # The German sentence stands under the cited heading (before the next heading of the
+    # same file that the catalogue cites is irrelevant: check it comes after the heading).
+    start = normalise(text).index(normalise(entry.heading))
+    assert normalise(text).find(normalise(entry.german), start) >= 0, (
+        f"{rule_id}: sentence does not follow heading {entry.heading!r}"
+    )
+
+
+@pytest.mark.parametrize("rule_id", sorted(catalogue()))
+def test_citation_stands_in_the_notes(rule_id, rulebooks):
+    entry = catalogue()[rule_id]
+    sections = notes_sections((rulebooks / "NOTES.md").read_text(encoding="utf-8"))
+    match = re.fullmatch(r"§(\d+) (?:rule (\d+)|Ambiguities: (.+))", entry.notes)
+    assert match, (
+        f"{rule_id}: notes reference {entry.notes!r} is not '§N rule K' or '§N Ambiguities: topic'"
+    )
+    section = sections[int(match.group(1))]
+    if match.group(2):
+        assert re.search(rf"^{match.group(2)}\. ", section, flags=re.MULTILINE), (
+            f"{rule_id}: NOTES.md §{match.group(1)} has no rule {match.group(2)}"
+        )
+    else:
+        ambiguities = section[section.index("Ambiguities") :]
+        assert match.group(3).lower() in ambiguities.lower(), (
+            f"{rule_id}: NOTES.md §{match.group(1)} has no ambiguity {match.group(3)!r}"
+        )
+
+
+def test_explain_names_an_unknown_id():
+    with pytest.raises(UnknownRule, match=r"gimmel\.no-such-rule"):
+        explain("gimmel.no-such-rule")
+    assert explain("gimmel.falcon-move").heading == "3.2 Bewegen eines Steines"
