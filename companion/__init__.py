@@ -1,0 +1,1 @@
+"""The companion: the service beside the table, and the ``companion`` command."""

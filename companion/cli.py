@@ -1,0 +1,187 @@
+"""The ``companion`` command.
+
+Subcommands and their options, and the JSON they print, are a contract (``docs/cli.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from rules import GAMES, RulesError, View, get_game
+from rules.kits import load_kit
+from rules.notation import dumps
+
+
+class UsageError(ValueError):
+    """A command-line argument that cannot be used."""
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE``; the value is read as JSON when it can be (true, 3), else as text."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name:
+        raise UsageError(f"--option expects NAME=VALUE, got {text!r}")
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return name, value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="The table companion: rules engines, simulations and (later) the service.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    games = commands.add_parser("games", help="list the games, their players and options")
+    games.add_argument("--json", action="store_true", help="print one JSON object")
+
+    sim = commands.add_parser("simulate", help="play seeded random legal games and summarise")
+    sim.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    sim.add_argument("--players", type=int, help="number of players (default: the least)")
+    sim.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sim.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, repeatable (see `companion games`)",
+    )
+    sim.add_argument("--kit", help="a kit file (default: the shipped kit)")
+    sim.add_argument("--view", choices=[v.value for v in View], default="full", help="default full")
+    sim.add_argument(
+        "--ply-limit", type=int, default=10_000, help="stop a game after this many moves"
+    )
+    sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    sim.add_argument("--show", action="store_true", help="print every move and the board")
+    sim.add_argument("--delay", type=float, default=0.0, help="seconds between shown moves")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "games":
+            return run_games(args)
+        return run_simulate(args)
+    except (RulesError, UsageError) as error:
+        print(f"companion: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def run_games(args: argparse.Namespace) -> int:
+    listing = {
+        name: {
+            "title": game.title,
+            "players": [game.min_players, game.max_players],
+            "options": {
+                spec.name: {
+                    "default": spec.default,
+                    "choices": list(spec.choices),
+                    "doc": spec.doc,
+                    "source": spec.source,
+                }
+                for spec in game.option_specs
+            },
+        }
+        for name, game in GAMES.items()
+    }
+    if args.json:
+        print(dumps(listing))
+        return 0
+    for name, entry in listing.items():
+        low, high = entry["players"]
+        players = str(low) if low == high else f"{low}-{high}"
+        print(f"{name}: {entry['title']}, {players} players")
+        for option, spec in entry["options"].items():
+            choices = " | ".join(json.dumps(c) for c in spec["choices"])
+            print(f"  --option {option}=...  {choices}  (default {json.dumps(spec['default'])})")
+            print(f"      {spec['doc']}")
+    return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from companion.simulate import show_game, simulate
+
+    game = get_game(args.game)
+    players = game.min_players if args.players is None else args.players
+    game.check_players(players)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
+    if args.ply_limit < 1:
+        raise UsageError(f"--ply-limit must be at least 1, got {args.ply_limit}")
+    if args.show and args.json:
+        raise UsageError("--show and --json do not go together")
+    options = dict(parse_option(text) for text in args.option)
+    game.options(options)  # refuse bad options before anything runs
+    kit = load_kit(game.name, args.kit)
+    view = View(args.view)
+
+    if args.show:
+        initial = game.new(players, options, kit, view)
+        show_game(
+            game,
+            initial,
+            seed=args.seed,
+            ply_limit=args.ply_limit,
+            out=sys.stdout,
+            delay=args.delay,
+            sleep=time.sleep,
+        )
+        return 0
+
+    started = time.perf_counter()
+    summary = simulate(
+        game,
+        players,
+        options,
+        kit,
+        view=view,
+        games=args.games,
+        seed=args.seed,
+        ply_limit=args.ply_limit,
+    )
+    elapsed = time.perf_counter() - started
+    moves = summary["length"]["total"]
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        print_summary(summary)
+    print(
+        f"{summary['games']} games, {moves} moves in {elapsed:.2f} s: "
+        f"{summary['games'] / elapsed:.1f} games/s, {moves / elapsed:.0f} moves/s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def print_summary(summary: dict[str, Any]) -> None:
+    length = summary["length"]
+    print(f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")
+    print(f"  finished {summary['finished']}, unfinished {summary['unfinished']}")
+    print(f"  length: mean {length['mean']}, min {length['min']}, max {length['max']} moves")
+    for seat, scores in enumerate(summary["scores"]):
+        print(
+            f"  seat {seat}: {summary['wins'][seat]} wins; final score mean {scores['mean']}, "
+            f"min {scores['min']}, max {scores['max']}"
+        )
+    print(f"  draws: {summary['draws']}")
+    for reason, count in summary["outcomes"].items():
+        print(f"  ended by {reason}: {count}")
+    for label, count in summary["situations"].items():
+        print(f"  {label}: {count}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""The ``companion`` command: simulate and games, their JSON contract and their errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from companion.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_simulate_json_is_byte_identical_for_the_same_arguments(capsys):
+    args = ("simulate", "gimmel", "--games", "12", "--seed", "1", "--json")
+    code, first, err = run(capsys, *args)
+    assert code == 0
+    assert "games/s" in err and "moves/s" in err  # timing goes to stderr only
+    _, second, _ = run(capsys, *args)
+    assert first == second
+    _, other, _ = run(capsys, "simulate", "gimmel", "--games", "12", "--seed", "2", "--json")
+    assert other != first
+
+
+def test_simulate_json_summary_adds_up(capsys):
+    _, out, _ = run(capsys, "simulate", "gimmel", "--games", "12", "--seed", "3", "--json")
+    summary = json.loads(out)
+    assert out.count("\n") == 1  # one JSON object on one line
+    assert summary["game"] == "gimmel" and summary["games"] == 12 and summary["seed"] == 3
+    assert summary["finished"] + summary["unfinished"] == 12
+    assert sum(summary["wins"]) + summary["draws"] == summary["finished"]
+    assert sum(summary["outcomes"].values()) == summary["finished"]
+    assert set(summary["outcomes"]) <= {"gimmel.target", "gimmel.draw", "gimmel.draw-claimed"}
+    assert summary["situations"]["lot"] == 12
+    assert summary["situations"]["capture"] <= summary["situations"]["leap"]
+    for seat in summary["scores"]:
+        assert sum(count for _, count in seat["histogram"]) == summary["finished"]
+        assert 0 <= seat["min"] <= seat["mean"] <= seat["max"] <= 40
+    moves = summary["situations"]["lot"] + summary["situations"]["place"]
+    moves += summary["situations"]["leap"] + summary["situations"].get("pass", 0)
+    moves += summary["situations"].get("claim-draw", 0)
+    assert moves == summary["length"]["total"]
+
+
+def test_the_ply_limit_reports_games_as_unfinished_never_as_over(capsys):
+    _, out, _ = run(capsys, "simulate", "gimmel", "--games", "3", "--ply-limit", "10", "--json")
+    summary = json.loads(out)
+    assert summary["finished"] == 0 and summary["unfinished"] == 3
+    assert summary["outcomes"] == {} and summary["draws"] == 0 and summary["wins"] == [0, 0]
+
+
+def test_options_reach_the_games(capsys):
+    _, out, _ = run(
+        capsys, "simulate", "gimmel", "--games", "4", "--option", "variant=true", "--json"
+    )
+    summary = json.loads(out)
+    assert summary["options"] == {"draw": "automatic", "variant": True}
+    # A variant game ends only at 60 points or with both on at least 40; a standard game
+    # never passes 35 (30 plus a falcon).
+    assert summary["finished"] >= 1
+    assert max(seat["max"] for seat in summary["scores"]) >= 40
+
+
+def test_show_prints_the_board_and_the_ending(capsys):
+    code, out, _ = run(capsys, "simulate", "gimmel", "--games", "1", "--seed", "5", "--show")
+    assert code == 0
+    assert "   a b c d e f g h" in out
+    assert "The lot gives White to seat" in out
+    assert ("Won by seat" in out) or ("Drawn:" in out)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("simulate", "chess"), "unknown game 'chess'; known games: gimmel"),
+        (("simulate", "gimmel", "--players", "3"), "gimmel takes 2 players, got 3"),
+        (("simulate", "gimmel", "--option", "draw=maybe"), "option 'draw' must be one of"),
+        (("simulate", "gimmel", "--option", "colour"), "--option expects NAME=VALUE"),
+        (("simulate", "gimmel", "--games", "0"), "--games must be at least 1"),
+        (("simulate", "gimmel", "--kit", "/nonexistent.toml"), "cannot read /nonexistent.toml"),
+        (("simulate", "gimmel", "--show", "--json"), "--show and --json do not go together"),
+    ],
+)
+def test_bad_arguments_give_a_clear_error_and_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("companion: error: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_games_lists_every_game_with_its_options(capsys):
+    _, out, _ = run(capsys, "games", "--json")
+    listing = json.loads(out)
+    assert listing["gimmel"]["players"] == [2, 2]
+    assert listing["gimmel"]["options"]["draw"]["choices"] == ["automatic", "claim"]
+    assert listing["gimmel"]["options"]["variant"]["default"] is False
+
+
+def test_the_installed_console_command_runs():
+    command = shutil.which("companion") or str(
+        __import__("pathlib").Path(sys.executable).with_name("companion")
+    )
+    result = subprocess.run(
+        [command, "simulate", "gimmel", "--games", "2", "--seed", "9", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 2
