@@ -279,8 +279,8 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
             kind = piece.kind.value if piece else "piece"
             if target is not None:
                 return (
-                    f"{who}'s {kind} leaps {move.src}-{move.dst} and captures a "
-                    f"{target.kind.value} (+{VALUE[target.kind]})."
+                    f"{who}'s {kind} leaps {move.src}-{move.dst} and captures the "
+                    f"{_name(state, target)} (+{VALUE[target.kind]})."
                 )
             return f"{who}'s {kind} leaps {move.src}-{move.dst}."
         if isinstance(move, ClaimDraw):

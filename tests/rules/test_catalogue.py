@@ -7,16 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
+from citations import heading_problem, normalise, notes_problem
 
 from rules import GAMES
 from rules.catalogue import UnknownRule, catalogue, explain
 
 RULES_PACKAGE = Path(__file__).resolve().parents[2] / "rules"
-
-
-def normalise(text: str) -> str:
-    """Rulebook text without emphasis markers and with single spaces."""
-    return " ".join(text.replace("**", "").split())
 
 
 def ids_in_source() -> dict[str, set[str]]:
@@ -27,11 +23,6 @@ def ids_in_source() -> dict[str, set[str]]:
         for game, rule in pattern.findall(path.read_text(encoding="utf-8")):
             found[game].add(f"{game}.{rule}")
     return found
-
-
-def notes_sections(notes: str) -> dict[int, str]:
-    parts = re.split(r"^## (\d+)\. ", notes, flags=re.MULTILINE)
-    return {int(parts[i]): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
 
 
 def test_every_id_written_in_an_engine_is_catalogued():
@@ -57,11 +48,9 @@ def test_every_id_belongs_to_a_registered_game():
 @pytest.mark.parametrize("rule_id", sorted(catalogue()))
 def test_citation_stands_in_the_rulebook(rule_id, rulebooks):
     entry = catalogue()[rule_id]
-    book = rulebooks / entry.rulebook
-    assert book.is_file(), f"{rule_id}: no rulebook {entry.rulebook}"
-    text = book.read_text(encoding="utf-8")
-    headings = {normalise(line) for line in text.splitlines() if line.strip()}
-    assert normalise(entry.heading) in headings, f"{rule_id}: heading {entry.heading!r} not found"
+    problem = heading_problem(rulebooks, entry.rulebook, entry.heading)
+    assert problem is None, f"{rule_id}: {problem}"
+    text = (rulebooks / entry.rulebook).read_text(encoding="utf-8")
     assert normalise(entry.german) in normalise(text), f"{rule_id}: sentence not in rulebook"
     # The German sentence stands under the cited heading (before the next heading of the
     # same file that the catalogue cites is irrelevant: check it comes after the heading).
@@ -73,22 +62,8 @@ def test_citation_stands_in_the_rulebook(rule_id, rulebooks):
 
 @pytest.mark.parametrize("rule_id", sorted(catalogue()))
 def test_citation_stands_in_the_notes(rule_id, rulebooks):
-    entry = catalogue()[rule_id]
-    sections = notes_sections((rulebooks / "NOTES.md").read_text(encoding="utf-8"))
-    match = re.fullmatch(r"§(\d+) (?:rule (\d+)|Ambiguities: (.+))", entry.notes)
-    assert match, (
-        f"{rule_id}: notes reference {entry.notes!r} is not '§N rule K' or '§N Ambiguities: topic'"
-    )
-    section = sections[int(match.group(1))]
-    if match.group(2):
-        assert re.search(rf"^{match.group(2)}\. ", section, flags=re.MULTILINE), (
-            f"{rule_id}: NOTES.md §{match.group(1)} has no rule {match.group(2)}"
-        )
-    else:
-        ambiguities = section[section.index("Ambiguities") :]
-        assert match.group(3).lower() in ambiguities.lower(), (
-            f"{rule_id}: NOTES.md §{match.group(1)} has no ambiguity {match.group(3)!r}"
-        )
+    problem = notes_problem(rulebooks, catalogue()[rule_id].notes)
+    assert problem is None, f"{rule_id}: {problem}"
 
 
 def test_explain_names_an_unknown_id():

@@ -26,6 +26,8 @@ from rules.gimmel.notation import state_from_json, state_to_json
 from rules.grid import Square
 
 GIMMEL = get_game("gimmel")
+RULEBOOK = "gimmel.de.txt"
+SCENARIOS = True  # every test cites its rulebook heading and NOTES.md rule (conftest.py)
 B, C, F = Kind.BEETLE, Kind.CAT, Kind.FALCON
 LETTERS = {"b": B, "c": C, "f": F}
 
@@ -87,6 +89,7 @@ def targets(state, square: str) -> set[str]:
 # -- NOTES.md §2 rule 1; gimmel.de.txt "1. Spielvorbereitung" --------------------------
 
 
+@pytest.mark.cites(RULEBOOK, "1. Spielvorbereitung", "§2 rule 1")
 def test_each_player_has_twelve_pieces_four_of_each_kind_and_the_board_starts_empty():
     state = new_game("gimmel")
     assert state.reserve == ((4, 4, 4), (4, 4, 4))
@@ -95,6 +98,7 @@ def test_each_player_has_twelve_pieces_four_of_each_kind_and_the_board_starts_em
     assert GIMMEL.scores(state) == (0, 0)
 
 
+@pytest.mark.cites(RULEBOOK, "1. Spielvorbereitung", "§2 rule 1")
 def test_colours_are_drawn_by_lot_and_white_moves_first():
     state = new_game("gimmel")
     assert GIMMEL.to_act(state) is CHANCE
@@ -110,6 +114,7 @@ def test_colours_are_drawn_by_lot_and_white_moves_first():
         assert after.colour(1 - white) == "black"
 
 
+@pytest.mark.cites(RULEBOOK, "1. Spielvorbereitung", "§2 rule 1")
 def test_nothing_is_played_before_the_lot_and_the_lot_happens_once():
     state = new_game("gimmel")
     error = refused(state, Place(0, B, sq("a1")))
@@ -119,6 +124,7 @@ def test_nothing_is_played_before_the_lot_and_the_lot_happens_once():
     assert refused(after, DrawLots(white=0)).rule == "gimmel.colours-by-lot"
 
 
+@pytest.mark.cites(RULEBOOK, "1. Spielvorbereitung", "§2 rule 1")
 def test_players_alternate():
     state = GIMMEL.play(new_game("gimmel"), DrawLots(white=1))
     state = GIMMEL.play(state, Place(1, F, sq("d9")))
@@ -133,6 +139,7 @@ def test_players_alternate():
 # -- NOTES.md §2 rule 2; "3. Spielverlauf" and "3.1 Setzen eines Steines" ------------
 
 
+@pytest.mark.cites(RULEBOOK, "3. Spielverlauf", "§2 rule 2")
 def test_a_turn_is_exactly_one_of_place_move_capture():
     state = position("d5:B e6:c", ply=0)
     kinds = {type(m) for m in GIMMEL.legal_moves(state)}
@@ -141,6 +148,7 @@ def test_a_turn_is_exactly_one_of_place_move_capture():
     assert GIMMEL.to_act(after) == 1
 
 
+@pytest.mark.cites(RULEBOOK, "3.1 Setzen eines Steines", "§2 rule 2")
 def test_a_piece_may_be_placed_on_any_empty_square_at_any_time():
     state = position("d5:f")
     places = [m for m in GIMMEL.legal_moves(state) if isinstance(m, Place)]
@@ -148,12 +156,14 @@ def test_a_piece_may_be_placed_on_any_empty_square_at_any_time():
     assert {m.to for m in places} == {s for s in state.grid.squares if s != sq("d5")}
 
 
+@pytest.mark.cites(RULEBOOK, "3.1 Setzen eines Steines", "§2 rule 4")
 def test_placing_needs_an_empty_square_and_never_captures():
     state = position("d5:f e5:F")
     assert refused(state, Place(0, B, sq("d5"))).rule == "gimmel.place-on-empty"
     assert refused(state, Place(0, B, sq("e5"))).rule == "gimmel.place-on-empty"
 
 
+@pytest.mark.cites(RULEBOOK, "1. Spielvorbereitung", "§2 rule 1")
 def test_placing_needs_a_piece_of_that_kind_in_reserve():
     state = position(reserve=((4, 0, 4), (4, 4, 4)), options=None)
     error = refused(state, Place(0, C, sq("a1")))
@@ -161,18 +171,21 @@ def test_placing_needs_a_piece_of_that_kind_in_reserve():
     assert not any(isinstance(m, Place) and m.kind is C for m in GIMMEL.legal_moves(state))
 
 
+@pytest.mark.cites(RULEBOOK, "3. Spielverlauf", "§2 rule 2")
 def test_only_a_piece_on_the_board_moves_and_only_your_own():
     state = position("d5:B e9:f")
     assert refused(state, Leap(0, sq("a1"), sq("a2"))).rule == "gimmel.no-piece"
     assert refused(state, Leap(0, sq("e9"), sq("e12"))).rule == "gimmel.not-own-piece"
 
 
+@pytest.mark.cites(RULEBOOK, "3.1 Setzen eines Steines", "§2 rule 2")
 def test_pieces_stay_on_the_board():
     state = position("a1:F")
     assert refused(state, Leap(0, sq("a1"), sq("i1"))).rule == "gimmel.off-board"
     assert refused(state, Place(0, B, sq("a19"))).rule == "gimmel.off-board"
 
 
+@pytest.mark.cites(RULEBOOK, "3. Spielverlauf", "§2 rule 2")
 def test_pass_only_when_no_placement_or_leap_exists():
     # A 4 x 3 board filled by White's twelve pieces: White can neither place (no piece
     # left, no empty square) nor leap (every target holds a White piece).
@@ -195,11 +208,13 @@ def offsets_from(state, square: str) -> set[tuple[int, int]]:
     }
 
 
+@pytest.mark.cites(RULEBOOK, "3.2 Bewegen eines Steines", "§2 rule 3")
 def test_beetle_moves_one_square_in_any_direction():
     got = offsets_from(position("d9:B"), "d9")
     assert got == {(dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)} - {(0, 0)}
 
 
+@pytest.mark.cites(RULEBOOK, "3.2 Bewegen eines Steines", "§2 rule 3")
 def test_cat_goddess_moves_two_straight_or_a_knights_move_not_two_diagonally():
     got = offsets_from(position("d9:C"), "d9")
     assert len(got) == 12
@@ -210,6 +225,7 @@ def test_cat_goddess_moves_two_straight_or_a_knights_move_not_two_diagonally():
     assert refused(state, Leap(0, sq("d9"), sq("f11"))).rule == "gimmel.cat-move"
 
 
+@pytest.mark.cites(RULEBOOK, "3.2 Bewegen eines Steines", "§2 rule 3")
 def test_falcon_reaches_every_square_at_distance_three():
     got = offsets_from(position("d9:F"), "d9")
     assert len(got) == 24
@@ -218,6 +234,7 @@ def test_falcon_reaches_every_square_at_distance_three():
     assert got == set(OFFSETS[F])
 
 
+@pytest.mark.cites(RULEBOOK, "3.2 Bewegen eines Steines", "§2 rule 3")
 def test_full_distance_is_compulsory():
     state = position("d9:C e12:F")
     error = refused(state, Leap(0, sq("d9"), sq("d10")))
@@ -226,18 +243,21 @@ def test_full_distance_is_compulsory():
     assert refused(state, Leap(0, sq("e12"), sq("e12"))).rule == "gimmel.full-distance"
 
 
+@pytest.mark.cites(RULEBOOK, "3.2 Bewegen eines Steines", "§2 rule 3")
 def test_no_piece_moves_further_than_its_distance():
     state = position("d9:B e12:F")
     assert refused(state, Leap(0, sq("d9"), sq("d11"))).rule == "gimmel.beetle-move"
     assert refused(state, Leap(0, sq("e12"), sq("e16"))).rule == "gimmel.falcon-move"
 
 
+@pytest.mark.cites(RULEBOOK, "3.2 Bewegen eines Steines", "§2 rule 3")
 def test_jumping_over_own_and_enemy_pieces_is_allowed():
     # Falcon on a1 with pieces on a2, a3 (own and enemy) and b2, c3 on the diagonal.
     state = position("a1:F a2:B a3:c b2:b c3:C")
     assert {"a4", "d4"} <= targets(state, "a1")
 
 
+@pytest.mark.cites(RULEBOOK, "3.2 Bewegen eines Steines", "§2 rule 3")
 def test_edges_cut_the_pattern():
     assert len(targets(position("a1:F"), "a1")) == 7
     assert targets(position("a1:C"), "a1") == {"a3", "c1", "b3", "c2"}
@@ -246,6 +266,7 @@ def test_edges_cut_the_pattern():
 # -- NOTES.md §2 rule 4; "3.3 Schlagen eines Steines" ---------------------------------
 
 
+@pytest.mark.cites(RULEBOOK, "3.3 Schlagen eines Steines", "§2 rule 4")
 @pytest.mark.parametrize(("letter", "value"), [("b", 1), ("c", 3), ("f", 6)])
 def test_capturing_removes_the_piece_and_scores_its_value(letter, value):
     state = position(f"d9:F d12:{letter}")
@@ -256,6 +277,7 @@ def test_capturing_removes_the_piece_and_scores_its_value(letter, value):
     assert GIMMEL.situations(state, Leap(0, sq("d9"), sq("d12"))) == ("leap", "capture")
 
 
+@pytest.mark.cites(RULEBOOK, "3.3 Schlagen eines Steines", "§2 rule 4")
 def test_capturing_is_optional():
     state = position("d9:B e10:b")
     moves = set(GIMMEL.legal_moves(state))
@@ -264,6 +286,7 @@ def test_capturing_is_optional():
     assert Place(0, B, sq("a1")) in moves
 
 
+@pytest.mark.cites(RULEBOOK, "3.3 Schlagen eines Steines", "§2 rule 4")
 def test_no_landing_on_your_own_piece():
     state = position("d9:B e10:C")
     assert refused(state, Leap(0, sq("d9"), sq("e10"))).rule == "gimmel.own-piece"
@@ -273,6 +296,7 @@ def test_no_landing_on_your_own_piece():
 # -- NOTES.md §2 rule 5; "4. Ende des Spiels" ---------------------------------------
 
 
+@pytest.mark.cites(RULEBOOK, "4. Ende des Spiels", "§2 rule 5")
 def test_first_to_thirty_wins_and_the_game_is_over():
     # White has 27 (Black lost 4 falcons and a cat) and captures a cat.
     state = position("d9:F d12:c", lost=((0, 0, 0), (0, 1, 4)))
@@ -285,6 +309,7 @@ def test_first_to_thirty_wins_and_the_game_is_over():
     assert refused(after, Place(1, B, sq("a1"))).rule == "gimmel.game-over"
 
 
+@pytest.mark.cites(RULEBOOK, "4. Ende des Spiels", "§2 rule 5")
 def test_reaching_thirty_wins_even_when_the_draw_clause_would_hold():
     # White 24, Black 28 (a lead of 4: no draw yet); White's cat takes a falcon: 30
     # against 28 is within 3 with both over 20, but reaching the target is the goal.
@@ -314,6 +339,7 @@ def scored(white: int, black: int, *, options=None, pieces=""):
     return position(pieces, lost=(lose(black), lose(white)), options=options)
 
 
+@pytest.mark.cites(RULEBOOK, "4. Ende des Spiels", "§2 Ambiguities: Draw clause")
 def test_draw_is_automatic_when_both_have_twenty_and_neither_leads_by_more_than_three():
     state = scored(22, 20)
     assert GIMMEL.scores(state) == (22, 20)
@@ -322,6 +348,7 @@ def test_draw_is_automatic_when_both_have_twenty_and_neither_leads_by_more_than_
     assert GIMMEL.is_over(state)
 
 
+@pytest.mark.cites(RULEBOOK, "4. Ende des Spiels", "§2 Ambiguities: Draw clause")
 @pytest.mark.parametrize(("white", "black"), [(24, 20), (19, 19), (20, 16)])
 def test_no_draw_with_a_lead_over_three_or_a_player_under_twenty(white, black):
     state = scored(white, black)
@@ -329,6 +356,7 @@ def test_no_draw_with_a_lead_over_three_or_a_player_under_twenty(white, black):
     assert GIMMEL.outcome(state) is None
 
 
+@pytest.mark.cites(RULEBOOK, "4. Ende des Spiels", "§2 Ambiguities: Draw clause")
 def test_automatic_draw_follows_a_capture():
     # White 18, Black 21; White captures a cat: 21-21, both at least 20, lead 0.
     state = scored(18, 21, pieces="d9:F d12:c")
@@ -337,6 +365,7 @@ def test_automatic_draw_follows_a_capture():
     assert GIMMEL.outcome(after).reason == "gimmel.draw"
 
 
+@pytest.mark.cites(RULEBOOK, "4. Ende des Spiels", "§2 Ambiguities: Draw clause")
 def test_claim_option_lets_either_player_claim_and_play_goes_on_otherwise():
     options = {"draw": "claim"}
     state = scored(22, 20, options=options, pieces="d9:F")
@@ -349,6 +378,7 @@ def test_claim_option_lets_either_player_claim_and_play_goes_on_otherwise():
     assert outcome.is_draw and outcome.reason == "gimmel.draw-claimed"
 
 
+@pytest.mark.cites(RULEBOOK, "4. Ende des Spiels", "§2 Ambiguities: Draw clause")
 def test_a_draw_is_claimed_only_in_the_draw_situation_and_only_with_the_claim_option():
     assert refused(scored(24, 20, options={"draw": "claim"}), ClaimDraw(0)).rule == (
         "gimmel.draw-claim"
@@ -359,12 +389,14 @@ def test_a_draw_is_claimed_only_in_the_draw_situation_and_only_with_the_claim_op
 # -- NOTES.md §2 rule 6; "SPIELVARIANTE" ---------------------------------------------
 
 
+@pytest.mark.cites(RULEBOOK, "SPIELVARIANTE", "§2 rule 6")
 def test_variant_has_eight_of_each_kind():
     state = new_game("gimmel", options={"variant": True})
     assert state.reserve == ((8, 8, 8), (8, 8, 8))
     assert GIMMEL.score_bounds(state) == (0, 80)
 
 
+@pytest.mark.cites(RULEBOOK, "SPIELVARIANTE", "§2 rule 6")
 def test_variant_target_is_sixty():
     # Black lost 7 falcons and 5 cats: 57; White captures a cat for 60.
     options = {"variant": True}
@@ -378,6 +410,7 @@ def test_variant_target_is_sixty():
     assert GIMMEL.outcome(state) is None
 
 
+@pytest.mark.cites(RULEBOOK, "SPIELVARIANTE", "§2 rule 6")
 def test_variant_draw_needs_forty_each_and_a_margin_of_five():
     options = {"variant": True}
     state = position("", lost=((1, 1, 6), (0, 3, 6)), options=options)
@@ -395,6 +428,7 @@ def test_variant_draw_needs_forty_each_and_a_margin_of_five():
 # -- the table view -----------------------------------------------------------------
 
 
+@pytest.mark.cites(RULEBOOK, "1. Spielvorbereitung", "§2 rule 1")
 def test_table_view_is_the_full_view_for_gimmel():
     # Nothing in Gimmel is hidden: reserves lie beside the board.
     full = new_game("gimmel")

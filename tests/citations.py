@@ -1,0 +1,40 @@
+"""Checking citations of the rulebooks and of NOTES.md, for the catalogue and the tests."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+
+def normalise(text: str) -> str:
+    """Rulebook text without emphasis markers and with single spaces."""
+    return " ".join(text.replace("**", "").split())
+
+
+def heading_problem(rulebooks: Path, rulebook: str, heading: str) -> str | None:
+    book = rulebooks / rulebook
+    if not book.is_file():
+        return f"no rulebook {rulebook}"
+    lines = {normalise(line) for line in book.read_text(encoding="utf-8").splitlines()}
+    if normalise(heading) not in lines:
+        return f"{rulebook} has no heading {heading!r}"
+    return None
+
+
+def notes_problem(rulebooks: Path, reference: str) -> str | None:
+    """``§N rule K`` or ``§N Ambiguities: topic`` must name something NOTES.md holds."""
+    notes = (rulebooks / "NOTES.md").read_text(encoding="utf-8")
+    parts = re.split(r"^## (\d+)\. ", notes, flags=re.MULTILINE)
+    sections = {int(parts[i]): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+    match = re.fullmatch(r"§(\d+) (?:rule (\d+)|Ambiguities: (.+))", reference)
+    if match is None:
+        return f"{reference!r} is not '§N rule K' or '§N Ambiguities: topic'"
+    section = sections.get(int(match.group(1)))
+    if section is None:
+        return f"NOTES.md has no section {match.group(1)}"
+    if match.group(2):
+        if not re.search(rf"^{match.group(2)}\. ", section, flags=re.MULTILINE):
+            return f"NOTES.md §{match.group(1)} has no rule {match.group(2)}"
+    elif match.group(3).lower() not in section[section.find("Ambiguities") :].lower():
+        return f"NOTES.md §{match.group(1)} has no ambiguity {match.group(3)!r}"
+    return None
