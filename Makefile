@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 SEED  ?= 1
 DELAY ?= 0.15
 
-.PHONY: run test lint bench clean
+.PHONY: run test bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

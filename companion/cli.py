@@ -123,6 +123,10 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise UsageError(f"--ply-limit must be at least 1, got {args.ply_limit}")
     if args.show and args.json:
         raise UsageError("--show and --json do not go together")
+    if args.delay and not args.show:
+        raise UsageError("--delay works with --show only")
+    if args.delay < 0:
+        raise UsageError(f"--delay must not be negative, got {args.delay}")
     options = dict(parse_option(text) for text in args.option)
     game.options(options)  # refuse bad options before anything runs
     kit = load_kit(game.name, args.kit)
@@ -155,7 +159,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     moves = summary["length"]["total"]
     if args.json:
-        print(json.dumps(summary, sort_keys=True))
+        print(dumps(summary))
     else:
         print_summary(summary)
     print(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from rules import Game, View
-from rules.playout import Playout, choose_move, game_rng, random_playout
+from rules.playout import Playout, game_rng, random_playout
 
 
 def simulate(
@@ -106,18 +106,16 @@ def show_game(
     sleep: Callable[[float], None] | None = None,
 ) -> Any:
     """Play one seeded random game, printing each move and the board as it goes."""
-    rng = game_rng(seed, 0)
+    playout = random_playout(game, initial, game_rng(seed, 0), ply_limit)
     state = initial
     print(game.diagram(state), file=out)
-    plies = 0
-    while not game.is_over(state) and plies < ply_limit:
-        move = choose_move(game, state, rng)
-        print(f"\n{plies + 1:>4}. {game.describe(state, move)}", file=out)
+    for number, move in enumerate(playout.moves, start=1):
+        print(f"\n{number:>4}. {game.describe(state, move)}", file=out)
         state = game.play(state, move)
-        plies += 1
         print(game.diagram(state), file=out, flush=True)
         if delay and sleep is not None:
             sleep(delay)
+    plies = len(playout.moves)
     outcome = game.outcome(state)
     if outcome is None:
         print(f"\nStopped after {plies} plies without an ending (ply limit).", file=out)

@@ -19,6 +19,7 @@ immutable states, in the spirit of OpenSpiel's State API and boardgame.io's game
 from __future__ import annotations
 
 import enum
+import json
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -58,19 +59,26 @@ class Outcome:
     """How a game ended: who won and by which rule.
 
     ``winners`` is empty for a draw and holds several seats when tied winners share the
-    victory. ``reason`` is a rule id from the catalogue.
+    victory. ``reason`` is a rule id from the catalogue. ``ranking`` lists the places
+    from first to last, each a group of seats that share it.
     """
 
     winners: tuple[int, ...]
     reason: str
     detail: str = ""
+    ranking: tuple[tuple[int, ...], ...] = ()
 
     @property
     def is_draw(self) -> bool:
         return not self.winners
 
     def to_json(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "reason": self.reason, "detail": self.detail}
+        return {
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "detail": self.detail,
+            "ranking": [list(place) for place in self.ranking],
+        }
 
 
 class Violation(NamedTuple):
@@ -82,15 +90,19 @@ class Violation(NamedTuple):
 
 @dataclass(frozen=True)
 class Move:
-    """Base of every game's moves.
-
-    A player move carries the seat that makes it (``player``); a chance move (a roll, a
-    lot, a draw) has ``chance = True`` and no player.
-    """
+    """Base of every game's moves. A chance move (a roll, a lot, a draw) has
+    ``chance = True`` and no player; player moves derive from :class:`PlayerMove`."""
 
     chance: ClassVar[bool] = False
     #: True for moves that any seat may make whoever is to act (claiming a draw).
     out_of_turn: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class PlayerMove(Move):
+    """A move made by a seat: ``player`` is the seat that makes it."""
+
+    player: int
 
 
 # -- options -------------------------------------------------------------------------
@@ -150,10 +162,10 @@ def resolve_options(
         value = given.get(spec.name, spec.default)
         # bool is an int subclass: compare types too, so that 1 is not taken for True.
         if not any(value == c and type(value) is type(c) for c in spec.choices):
-            choices = ", ".join(repr(c) for c in spec.choices)
-            raise OptionError(
-                f"{game}: option {spec.name!r} must be one of {choices}, got {value!r}"
-            )
+            # Quoted as JSON, as they are written in files, on the command line and the web.
+            choices = ", ".join(json.dumps(c) for c in spec.choices)
+            got = json.dumps(value, default=repr)
+            raise OptionError(f"{game}: option {spec.name!r} must be one of {choices}, got {got}")
         resolved.append((spec.name, value))
     return Options(tuple(resolved))
 
@@ -216,6 +228,10 @@ class Game(Generic[S, M, K]):
     def to_act(self, state: S) -> int | _Chance | None:
         raise NotImplementedError
 
+    def seats(self, state: S) -> int:
+        """The number of seats at this game."""
+        raise NotImplementedError
+
     def legal_moves(self, state: S) -> tuple[M, ...]:
         """Player moves in a stable order; empty at chance nodes and when over."""
         raise NotImplementedError
@@ -235,12 +251,22 @@ class Game(Generic[S, M, K]):
             return Violation(self.chance_rule, f"waiting for {self.chance_name(state)}")
         if actor is not CHANCE and move.chance:
             return Violation(self.chance_rule, f"it is seat {actor}'s turn, not chance's")
-        if not move.chance and not move.out_of_turn and move.player != actor:  # type: ignore[attr-defined]
-            return Violation(
-                self.turn_rule,
-                f"it is seat {actor}'s turn, not seat {move.player}'s",  # type: ignore[attr-defined]
-            )
-        return self.rule_violation(state, move)
+        if isinstance(move, PlayerMove):
+            seats = self.seats(state)
+            if type(move.player) is not int or not 0 <= move.player < seats:
+                return Violation(
+                    self.turn_rule, f"seat {move.player!r} is not at this table of {seats}"
+                )
+            if not move.out_of_turn and move.player != actor:
+                return Violation(
+                    self.turn_rule, f"it is seat {actor}'s turn, not seat {move.player}'s"
+                )
+        broken = self.rule_violation(state, move)
+        # A chance move must be one of the listed outcomes, whatever the game checks.
+        listed = {outcome for outcome, _ in self.chance_outcomes(state)} if move.chance else ()
+        if broken is None and move.chance and move not in listed:
+            return Violation(self.chance_rule, f"not a possible {self.chance_name(state)}")
+        return broken
 
     def rule_violation(self, state: S, move: M) -> Violation | None:
         """The game's own rules, once turn order and game end are settled."""

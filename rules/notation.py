@@ -33,6 +33,8 @@ def loads(text: str | bytes) -> Any:
         raise NotationError(
             f"line {error.lineno} column {error.colno}", f"not valid JSON: {error.msg}"
         ) from None
+    except UnicodeDecodeError as error:
+        raise NotationError(f"byte {error.start}", "not UTF-8 text") from None
 
 
 # -- reading fields with paths -------------------------------------------------------

@@ -21,6 +21,34 @@ def heading_problem(rulebooks: Path, rulebook: str, heading: str) -> str | None:
     return None
 
 
+_NUMBERED = re.compile(r"\d+(\.\d+)*\.? \S.*")
+
+
+def is_heading(line: str, known: set[str]) -> bool:
+    """A heading line: one the catalogue cites, a numbered one, or one in capitals."""
+    line = normalise(line)
+    if line in known or _NUMBERED.fullmatch(line):
+        return True
+    letters = [c for c in line if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters)
+
+
+def sections(text: str, heading: str, known: set[str]) -> list[str]:
+    """The text under each occurrence of ``heading``, up to the next heading."""
+    found: list[str] = []
+    current: list[str] | None = None
+    for line in text.splitlines():
+        if is_heading(line, known | {normalise(heading)}):
+            if current is not None:
+                found.append(normalise(" ".join(current)))
+            current = [] if normalise(line) == normalise(heading) else None
+        elif current is not None:
+            current.append(line)
+    if current is not None:
+        found.append(normalise(" ".join(current)))
+    return found
+
+
 def notes_problem(rulebooks: Path, reference: str) -> str | None:
     """``§N rule K`` or ``§N Ambiguities: topic`` must name something NOTES.md holds."""
     notes = (rulebooks / "NOTES.md").read_text(encoding="utf-8")

@@ -41,7 +41,7 @@ def _scenario_tests_cite_their_source(request: pytest.FixtureRequest) -> None:
     if marker is None:
         pytest.fail(f"{request.node.name} cites no rule: add @pytest.mark.cites(...)")
     rulebook, heading, notes = marker.args
-    path = rulebooks_dir()
+    path = request.getfixturevalue("rulebooks")
     problem = heading_problem(path, rulebook, heading) or notes_problem(path, notes)
     if problem:
         pytest.fail(f"{request.node.name}: bad citation: {problem}")

@@ -30,9 +30,8 @@ from rules.gimmel.model import (
     Pass,
     Piece,
     Place,
-    move_from_json,
-    move_to_json,
 )
+from rules.gimmel.notation import move_from_json, move_to_json
 from rules.gimmel.options import OPTION_SPECS, terms
 from rules.grid import Square, grid
 
@@ -98,6 +97,9 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
             return None
         return state.white if state.ply % 2 == 0 else 1 - state.white
 
+    def seats(self, state: GimmelState) -> int:
+        return 2
+
     def chance_name(self, state: GimmelState) -> str:
         return "the colour lot"
 
@@ -140,7 +142,9 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
 
     def rule_violation(self, state: GimmelState, move: GimmelMove) -> Violation | None:
         if isinstance(move, DrawLots):
-            return None  # the only chance move, and to_act already said chance decides
+            if type(move.white) is not int:  # True == 1 in Python; the notation has 0 or 1
+                return Violation(self.chance_rule, f"the lot names a seat, not {move.white!r}")
+            return None  # the core checks that it is one of the listed outcomes
         if isinstance(move, Place):
             return self._place_violation(state, move)
         if isinstance(move, Leap):
@@ -225,16 +229,17 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
                 board=tuple(board),
                 reserve=(tuple(reserve[0]), tuple(reserve[1])),  # type: ignore[arg-type]
                 ply=state.ply + 1,
+                passes=0,
             )
         if isinstance(move, Leap):
             board = list(state.board)
             src, dst = state.grid.index(move.src), state.grid.index(move.dst)
             board[dst], board[src] = board[src], None
-            return replace(state, board=tuple(board), ply=state.ply + 1)
+            return replace(state, board=tuple(board), ply=state.ply + 1, passes=0)
         if isinstance(move, ClaimDraw):
             return replace(state, draw_claimed_by=move.player)
         if isinstance(move, Pass):
-            return replace(state, ply=state.ply + 1)
+            return replace(state, ply=state.ply + 1, passes=state.passes + 1)
         raise TypeError(f"not a Gimmel move: {move!r}")
 
     # -- reports --------------------------------------------------------------------
@@ -254,11 +259,18 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
         # target is the game's goal ("Gewinner ist, wer als erster 30 Punkte gesammelt hat").
         if best >= t.target:
             winners = tuple(seat for seat in (0, 1) if scores[seat] == best)
-            return Outcome(winners, "gimmel.target", f"{best} points of {t.target}")
+            losers = tuple(seat for seat in (0, 1) if seat not in winners)
+            ranking = (winners, losers) if losers else (winners,)
+            return Outcome(winners, "gimmel.target", f"{best} points of {t.target}", ranking)
         if state.draw_claimed_by is not None:
-            return Outcome((), "gimmel.draw-claimed", f"claimed by seat {state.draw_claimed_by}")
+            detail = f"claimed by seat {state.draw_claimed_by}"
+            return Outcome((), "gimmel.draw-claimed", detail, ((0, 1),))
         if state.options["draw"] == "automatic" and _draw_condition(state):
-            return Outcome((), "gimmel.draw", f"scores {scores[0]}-{scores[1]}")
+            return Outcome((), "gimmel.draw", f"scores {scores[0]}-{scores[1]}", ((0, 1),))
+        if state.passes >= 2:
+            # Neither can place or leap, so the position can never change again.
+            detail = f"neither player can act; scores {scores[0]}-{scores[1]}"
+            return Outcome((), "gimmel.stalemate", detail, ((0, 1),))
         return None
 
     def situations(self, state: GimmelState, move: GimmelMove) -> tuple[str, ...]:
@@ -274,9 +286,8 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
         if isinstance(move, Place):
             return f"{who} places a {move.kind.value} on {move.to}."
         if isinstance(move, Leap):
-            piece = state.board[state.grid.index(move.src)]
+            kind = state.board[state.grid.index(move.src)].kind.value
             target = state.board[state.grid.index(move.dst)]
-            kind = piece.kind.value if piece else "piece"
             if target is not None:
                 return (
                     f"{who}'s {kind} leaps {move.src}-{move.dst} and captures the "
@@ -337,13 +348,14 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
     # -- for the conformance suite --------------------------------------------------
 
     def random_move(self, state: GimmelState, rng: random.Random) -> GimmelMove:
-        """Any well-formed move: every type, either seat, squares up to one past the edge."""
+        """Any well-formed move: every type, seats 0 to 2 (one beyond the table), squares
+        up to one past the board's edge."""
         columns, rows = state.kit.columns, state.kit.rows
 
         def square() -> Square:
             return Square(rng.randrange(columns + 1), rng.randrange(rows + 1))
 
-        player = rng.randrange(2)
+        player = rng.choice((0, 0, 1, 1, 2))
         roll = rng.random()
         if roll < 0.1:
             return DrawLots(white=player)

@@ -1,4 +1,4 @@
-"""Gimmel's pieces, moves and state, and their notation.
+"""Gimmel's pieces, moves and state.
 
 Seats 0 and 1 play; which of them plays White is decided by the colour lot, the game's
 one chance move (rulebook "1. Spielvorbereitung": "Die Farben werden ausgelost").
@@ -9,10 +9,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from rules import notation as n
-from rules.core import Move, Options, View
+from rules.core import Move, Options, PlayerMove, View
 from rules.gimmel.kit import GimmelKit
 from rules.gimmel.options import Terms, terms
 from rules.grid import Grid, Square, grid
@@ -31,8 +31,6 @@ class Kind(enum.StrEnum):
 
 KINDS: tuple[Kind, ...] = (Kind.BEETLE, Kind.CAT, Kind.FALCON)
 VALUE = {Kind.BEETLE: 1, Kind.CAT: 3, Kind.FALCON: 6}
-#: How far each kind leaps: the Chebyshev distance of every one of its offsets.
-DISTANCE = {Kind.BEETLE: 1, Kind.CAT: 2, Kind.FALCON: 3}
 COLOURS = ("white", "black")
 LETTER = {Kind.BEETLE: "b", Kind.CAT: "c", Kind.FALCON: "f"}
 
@@ -61,6 +59,10 @@ OFFSETS: dict[Kind, tuple[tuple[int, int], ...]] = {
 }
 
 
+#: How far each kind leaps: the Chebyshev distance of every one of its offsets.
+DISTANCE = {kind: max(max(abs(dc), abs(dr)) for dc, dr in OFFSETS[kind]) for kind in KINDS}
+
+
 class Piece(NamedTuple):
     owner: int  # the seat
     kind: Kind
@@ -78,87 +80,35 @@ class DrawLots(Move):
 
 
 @dataclass(frozen=True)
-class Place(Move):
+class Place(PlayerMove):
     """Set a piece from the player's reserve onto an empty square."""
 
-    player: int
     kind: Kind
     to: Square
 
 
 @dataclass(frozen=True)
-class Leap(Move):
+class Leap(PlayerMove):
     """Move a piece on the board; onto an enemy piece, it captures."""
 
-    player: int
     src: Square
     dst: Square
 
 
 @dataclass(frozen=True)
-class ClaimDraw(Move):
-    """Claim the draw (option ``draw = "claim"``); either seat may claim at any time."""
+class ClaimDraw(PlayerMove):
+    """Claim the draw (option ``draw = "claim"``). Either seat may claim, out of turn
+    too, while the draw situation holds."""
 
     out_of_turn = True
-    player: int
 
 
 @dataclass(frozen=True)
-class Pass(Move):
+class Pass(PlayerMove):
     """Pass, allowed only when the player can neither place nor leap."""
-
-    player: int
 
 
 GimmelMove = DrawLots | Place | Leap | ClaimDraw | Pass
-MOVE_TYPES = ("lot", "place", "leap", "claim-draw", "pass")
-
-
-def move_to_json(move: GimmelMove) -> dict[str, Any]:
-    if isinstance(move, DrawLots):
-        return {"type": "lot", "white": move.white}
-    if isinstance(move, Place):
-        return {
-            "type": "place",
-            "player": move.player,
-            "piece": move.kind.value,
-            "to": str(move.to),
-        }
-    if isinstance(move, Leap):
-        return {"type": "leap", "player": move.player, "from": str(move.src), "to": str(move.dst)}
-    if isinstance(move, ClaimDraw):
-        return {"type": "claim-draw", "player": move.player}
-    if isinstance(move, Pass):
-        return {"type": "pass", "player": move.player}
-    raise TypeError(f"not a Gimmel move: {move!r}")
-
-
-def move_from_json(data: Any, where: str = "move") -> GimmelMove:
-    data = n.obj(data, where)
-    kind = n.text(data.get("type"), n.join(where, "type"), MOVE_TYPES)
-    if kind == "lot":
-        n.keys(data, where, ("type", "white"))
-        return DrawLots(white=n.integer(data["white"], n.join(where, "white"), 0, 1))
-    fields = {
-        "place": ("type", "player", "piece", "to"),
-        "leap": ("type", "player", "from", "to"),
-        "claim-draw": ("type", "player"),
-        "pass": ("type", "player"),
-    }[kind]
-    n.keys(data, where, fields)
-    player = n.integer(data["player"], n.join(where, "player"), 0, 1)
-    if kind == "place":
-        piece = n.text(data["piece"], n.join(where, "piece"), tuple(k.value for k in KINDS))
-        return Place(player, Kind(piece), Square.parse(data["to"], n.join(where, "to")))
-    if kind == "leap":
-        return Leap(
-            player,
-            Square.parse(data["from"], n.join(where, "from")),
-            Square.parse(data["to"], n.join(where, "to")),
-        )
-    if kind == "claim-draw":
-        return ClaimDraw(player)
-    return Pass(player)
 
 
 # -- state ---------------------------------------------------------------------------
@@ -181,6 +131,8 @@ class GimmelState:
     reserve: tuple[tuple[int, int, int], tuple[int, int, int]]
     ply: int = 0
     draw_claimed_by: int | None = None
+    #: Passes in a row: two mean neither player can ever act again (a stalemate).
+    passes: int = 0
 
     @cached_property
     def grid(self) -> Grid:

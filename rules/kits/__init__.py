@@ -29,7 +29,7 @@ def read_kit_file(game: str, path: str | Path | None = None) -> Any:
     except OSError as error:
         raise KitError(game, "(file)", f"cannot read {path}: {error.strerror}") from None
     try:
-        if path.suffix == ".json":
+        if path.suffix.lower() == ".json":
             return json.loads(raw)
         return tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as error:

@@ -86,6 +86,9 @@ def test_show_prints_the_board_and_the_ending(capsys):
         (("simulate", "gimmel", "--games", "0"), "--games must be at least 1"),
         (("simulate", "gimmel", "--kit", "/nonexistent.toml"), "cannot read /nonexistent.toml"),
         (("simulate", "gimmel", "--show", "--json"), "--show and --json do not go together"),
+        (("simulate", "gimmel", "--show", "--delay", "-1"), "--delay must not be negative"),
+        (("simulate", "gimmel", "--delay", "1"), "--delay works with --show only"),
+        (("simulate", "gimmel", "--option", "variant=True"), "must be one of false, true"),
     ],
 )
 def test_bad_arguments_give_a_clear_error_and_exit_2(capsys, argv, message):

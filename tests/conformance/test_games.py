@@ -63,7 +63,6 @@ def check_step(game, state, rng):
         assert moves, f"no legal move although the game is not over: {game.where(state)}"
         assert outcomes == ()
         assert len(set(moves)) == len(moves), "legal moves repeat"
-        assert game.legal_moves(state) == moves, "legal moves are not in a stable order"
 
     scores = game.scores(state)
     low, high = game.score_bounds(state)
@@ -74,6 +73,8 @@ def check_step(game, state, rng):
     text = dumps(document)
     again = game.state_from_json(loads(text))
     assert again == state
+    # A stable order: an equal state read back from its notation lists the same moves.
+    assert game.legal_moves(again) == moves, "legal moves are not in a stable order"
     assert parse_state(text) == state
     assert dumps(game.state_to_json(again)) == text
 
@@ -144,7 +145,6 @@ def test_every_game_has_a_default_kit_and_round_trips_it(name):
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_option_default_is_among_its_choices(name):
     game = GAMES[name]
-    assert game.options() == game.options({spec.name: spec.default for spec in game.option_specs})
     for spec in game.option_specs:
         assert spec.default in spec.choices
         assert spec.doc and spec.source

@@ -41,7 +41,7 @@ def position(
     *,
     lost=((0, 0, 0), (0, 0, 0)),
     reserve=None,
-    ply: int = 0,
+    to_act: int = 0,
     options=None,
     columns: int = 8,
     rows: int = 18,
@@ -51,14 +51,14 @@ def position(
     ``pieces`` like ``"c5:F d7:b"``: upper case White (seat 0), lower case Black (seat 1).
     ``lost`` counts each seat's captured beetles, cats and falcons (so White's score is
     what Black lost); the rest of each seat's pieces are in reserve unless ``reserve``
-    says otherwise. ``ply`` even: White to act.
+    says otherwise. ``to_act`` is the seat to move; the turns played are the fewest
+    that placed these pieces.
     """
     kit = GimmelKit("test", "", columns, rows)
     state = GIMMEL.new(2, options, kit)
     per_kind = state.reserve[0][0]
     document = state_to_json(state)
     document["white"] = 0
-    document["ply"] = ply
     on_board = [[0, 0, 0], [0, 0, 0]]
     for entry in pieces.split():
         name, letter = entry.split(":")
@@ -70,6 +70,8 @@ def position(
             [per_kind - lost[seat][k] - on_board[seat][k] for k in range(3)] for seat in (0, 1)
         ]
     document["reserve"] = [dict(zip(("beetle", "cat", "falcon"), r, strict=True)) for r in reserve]
+    placed = 6 * per_kind - sum(map(sum, reserve))
+    document["ply"] = placed + (placed - to_act) % 2  # even: White (seat 0) to act
     return state_from_json(document)
 
 
@@ -125,6 +127,25 @@ def test_nothing_is_played_before_the_lot_and_the_lot_happens_once():
 
 
 @pytest.mark.cites(RULEBOOK, "1. Spielvorbereitung", "§2 rule 1")
+def test_the_lot_gives_white_to_one_of_the_two_seats():
+    state = new_game("gimmel")
+    for white in (2, True):
+        error = refused(state, DrawLots(white=white))
+        assert error.rule == "gimmel.colours-by-lot"
+    assert GIMMEL.to_act(state) is CHANCE
+
+
+@pytest.mark.cites(RULEBOOK, "1. Spielvorbereitung", "§2 rule 1")
+def test_only_the_two_seats_play():
+    state = GIMMEL.play(new_game("gimmel"), DrawLots(white=0))
+    error = refused(state, Place(2, B, sq("a1")))
+    assert error.rule == "gimmel.turn-order"
+    assert "seat 2 is not at this table of 2" in str(error)
+    claimable = scored(22, 20, options={"draw": "claim"})
+    assert refused(claimable, ClaimDraw(7)).rule == "gimmel.turn-order"
+
+
+@pytest.mark.cites(RULEBOOK, "1. Spielvorbereitung", "§2 rule 1")
 def test_players_alternate():
     state = GIMMEL.play(new_game("gimmel"), DrawLots(white=1))
     state = GIMMEL.play(state, Place(1, F, sq("d9")))
@@ -141,7 +162,7 @@ def test_players_alternate():
 
 @pytest.mark.cites(RULEBOOK, "3. Spielverlauf", "§2 rule 2")
 def test_a_turn_is_exactly_one_of_place_move_capture():
-    state = position("d5:B e6:c", ply=0)
+    state = position("d5:B e6:c")
     kinds = {type(m) for m in GIMMEL.legal_moves(state)}
     assert kinds == {Place, Leap}
     after = GIMMEL.play(state, Leap(0, sq("d5"), sq("e6")))  # a capture ends the turn
@@ -194,7 +215,21 @@ def test_pass_only_when_no_placement_or_leap_exists():
     assert GIMMEL.legal_moves(state) == (Pass(0),)
     state = GIMMEL.play(state, Pass(0))
     assert GIMMEL.legal_moves(state) == (Pass(1),)  # Black: no empty square to place on
-    assert refused(position("d5:B"), Pass(0)).rule == "gimmel.pass"
+    error = refused(position("d5:B"), Pass(0))
+    assert error.rule == "gimmel.pass"
+    assert "a player who can place or leap may not pass" in str(error)
+
+
+@pytest.mark.cites(RULEBOOK, "3. Spielverlauf", "§2 rule 2")
+def test_two_passes_in_a_row_end_the_game_drawn():
+    fill = "a1:B b1:B c1:B d1:B a2:C b2:C c2:C d2:C a3:F b3:F c3:F d3:F"
+    state = position(fill, reserve=((0, 0, 0), (4, 4, 4)), columns=4, rows=3)
+    state = GIMMEL.play(state, Pass(0))
+    assert not GIMMEL.is_over(state)
+    state = GIMMEL.play(state, Pass(1))
+    outcome = GIMMEL.outcome(state)
+    assert outcome.is_draw and outcome.reason == "gimmel.stalemate"
+    assert GIMMEL.to_act(state) is None
 
 
 # -- NOTES.md §2 rule 3; "3.2 Bewegen eines Steines" --------------------------------
@@ -383,7 +418,12 @@ def test_a_draw_is_claimed_only_in_the_draw_situation_and_only_with_the_claim_op
     assert refused(scored(24, 20, options={"draw": "claim"}), ClaimDraw(0)).rule == (
         "gimmel.draw-claim"
     )
-    assert refused(scored(10, 8), ClaimDraw(0)).rule == "gimmel.draw-claim"
+    error = refused(scored(21, 19, options={"draw": "claim"}), ClaimDraw(0))
+    assert error.rule == "gimmel.draw-claim"
+    assert "both players on at least 20 points" in str(error) and "21-19" in str(error)
+    error = refused(scored(10, 8), ClaimDraw(0))
+    assert error.rule == "gimmel.draw-claim"
+    assert "draws are automatic with these options" in str(error)
 
 
 # -- NOTES.md §2 rule 6; "SPIELVARIANTE" ---------------------------------------------

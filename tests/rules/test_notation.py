@@ -83,7 +83,7 @@ def test_a_table_view_game_is_played_and_replayed_from_its_notation():
         ({"type": "place", "player": 0, "piece": "dragon", "to": "a1"}, "move.piece"),
         ({"type": "place", "player": 0, "piece": "cat", "to": "z0"}, "move.to: expected a square"),
         ({"type": "place", "player": 0, "piece": "cat"}, "move.to: missing"),
-        ({"type": "leap", "player": 2, "from": "a1", "to": "a2"}, "move.player"),
+        ({"type": "leap", "player": -1, "from": "a1", "to": "a2"}, "move.player"),
         ({"type": "leap", "player": True, "from": "a1", "to": "a2"}, "expected a whole number"),
         ({"type": "pass", "player": 0, "extra": 1}, "move.extra: unknown field"),
         (["place"], "move: expected a JSON object"),
@@ -119,7 +119,7 @@ def mutated(**changes):
         (mutated(view="secret"), "view: expected one of full, table"),
         (mutated(players=3), "players: Gimmel is played by 2"),
         (mutated(options__draw="never"), "options: gimmel: option 'draw' must be one of"),
-        (mutated(options__speed=1), "unknown option 'speed'"),
+        (mutated(options__speed=1), "options.speed: unknown field"),
         (mutated(kit__board__columns=0), "field 'board.columns'"),
         (mutated(board={"i1": {"player": 0, "piece": "cat"}}), "board.i1: not a square"),
         (mutated(board={"a1": {"player": 0, "piece": "cat", "x": 1}}), "board.a1.x"),
@@ -129,6 +129,17 @@ def mutated(**changes):
         (mutated(draw_claimed_by=0), "draw_claimed_by: a draw is claimed only with"),
         (mutated(ply="3"), "ply: expected a whole number"),
         (mutated(extra=1), "extra: unknown field"),
+        (mutated(options={"draw": "automatic"}), "options.variant: missing"),
+        (mutated(ply=0), "ply: 2 pieces were placed and 0 passes made in fewer turns"),
+        (mutated(passes=3), "passes: expected a whole number from 0 to 2"),
+        (
+            mutated(reserve=[{"beetle": 0, "cat": 0, "falcon": 0}] * 2, ply=99, board={}),
+            "reserve: both seats cannot have reached 30 points",
+        ),
+        (
+            mutated(options={"draw": "claim", "variant": False}, draw_claimed_by=1),
+            "draw_claimed_by: no draw can be claimed at scores (1, 0)",
+        ),
     ],
 )
 def test_malformed_states_name_the_bad_field(document, fragment):
@@ -140,6 +151,8 @@ def test_malformed_states_name_the_bad_field(document, fragment):
 def test_json_syntax_errors_name_the_position():
     with pytest.raises(NotationError, match="line 1 column"):
         parse_state('{"notation": 1,')
+    with pytest.raises(NotationError, match="byte 0: not UTF-8 text"):
+        parse_state(b"\xff")
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

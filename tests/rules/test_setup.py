@@ -89,10 +89,15 @@ def test_unreadable_kit_files_say_which_file(tmp_path):
 def test_options_are_checked():
     with pytest.raises(OptionError, match="unknown option 'speed'; its options are: draw, variant"):
         new_game("gimmel", options={"speed": 2})
-    with pytest.raises(OptionError, match="option 'draw' must be one of 'automatic', 'claim'"):
+    with pytest.raises(
+        OptionError, match='option \'draw\' must be one of "automatic", "claim", got "sometimes"'
+    ):
         new_game("gimmel", options={"draw": "sometimes"})
     with pytest.raises(OptionError, match=r"option 'variant'.*got 1"):
         new_game("gimmel", options={"variant": 1})
+    # Values are quoted as JSON, as a user writes them: a string "True" is not true.
+    with pytest.raises(OptionError, match=r'must be one of false, true, got "True"'):
+        new_game("gimmel", options={"variant": "True"})
     assert dict(new_game("gimmel").options) == {"draw": "automatic", "variant": False}
 
 
