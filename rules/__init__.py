@@ -24,9 +24,10 @@ from rules.errors import (
     UnknownGame,
 )
 from rules.gimmel import GIMMEL
+from rules.uraeus import URAEUS
 
 #: Every registered game by name. A game added here joins the conformance suite.
-GAMES: dict[str, Game] = {game.name: game for game in (GIMMEL,)}
+GAMES: dict[str, Game] = {game.name: game for game in (GIMMEL, URAEUS)}
 
 
 def get_game(name: str) -> Game:

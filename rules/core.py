@@ -350,6 +350,14 @@ class Game(Generic[S, M, K]):
 
         return dumps(self.move_to_json(move))
 
+    # -- for simulation -----------------------------------------------------------------
+
+    def playout_weights(self, state: S, moves: tuple[M, ...]) -> tuple[float, ...] | None:
+        """Relative weights for a random player choosing among ``moves`` (the legal
+        moves), or ``None`` for a uniform choice. A game whose uniform random play would
+        rarely end (a race where most paths turn back) weights moves as players would."""
+        return None
+
     # -- for the conformance suite ------------------------------------------------------
 
     def random_move(self, state: S, rng: random.Random) -> M:

@@ -41,12 +41,22 @@ def sample_chance(game: Game, state: Any, rng: random.Random) -> Move:
 
 
 def choose_move(game: Game, state: Any, rng: random.Random) -> Move:
+    """A chance move with its probability, or a legal move at random: uniformly, or by
+    the game's playout weights."""
     if game.to_act(state) is CHANCE:
         return sample_chance(game, state, rng)
     moves = game.legal_moves(state)
     if not moves:
         raise ValueError(f"{game.name}: no legal move in {game.where(state)}")
-    return moves[rng.randrange(len(moves))]
+    weights = game.playout_weights(state, moves)
+    if weights is None:
+        return moves[rng.randrange(len(moves))]
+    point = rng.random() * sum(weights)
+    for move, weight in zip(moves, weights, strict=True):
+        point -= weight
+        if point < 0:
+            return move
+    return moves[-1]
 
 
 def random_playout(
