@@ -163,10 +163,11 @@ def _sorted_head(stones: tuple[Stone, ...]) -> tuple[Stone, ...]:
 
 
 def place(track: Track, mover: Stone, result: Walk) -> None:
-    """Put the mover where its walk ended (the caller handles captures' returns)."""
+    """Put the mover where its walk ended, facing as it ended (the caller handles
+    captures' returns and sets ``renewed``)."""
     if result.end is None:
         return
-    stone = Stone(mover.owner, result.facing)
+    stone = Stone(mover.owner, result.facing, mover.renewed)
     if result.end == 0:
         track[0] = _sorted_head(track[0] + (Stone(mover.owner, TAIL),))
         return

@@ -51,6 +51,14 @@ CASES = [
 ]
 
 
+def attempt(game, state, move):
+    """Play ``move``: the new state and no error, or no state and the refusal."""
+    try:
+        return game.play(state, move), None
+    except IllegalMove as error:
+        return None, error
+
+
 def check_step(game, state, rng):
     """Check every per-state invariant; return the legal player moves."""
     actor = game.to_act(state)
@@ -104,9 +112,8 @@ def check_step(game, state, rng):
         if move in legal:
             game.play(state, move)
             continue
-        try:
-            after = game.play(state, move)
-        except IllegalMove as refused:
+        after, refused = attempt(game, state, move)
+        if refused is not None:
             assert refused.rule in known, f"rule id {refused.rule!r} not catalogued"
             assert game.move_text(move) in str(refused)
             continue
