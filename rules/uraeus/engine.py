@@ -389,17 +389,19 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
         where = _where_to(state, result.state, move)
         extra = [e for e in result.events if e in _WORDS]
         said = "".join(f"; {_WORDS[e]}" for e in extra)
-        return f"{who} moves {src} {state.roll} step(s){turn}: {where}{said}."
+        return f"{who} moves {src} by {state.roll}{turn}: {where}{said}."
 
     def diagram(self, state: UraeusState) -> str:
         lines = []
         for field, stones in enumerate(state.track):
             if stones:
-                pieces = " under ".join(
-                    f"{state.colour(s.owner)}{'>' if s.facing == TAIL else '<'}"
-                    for s in reversed(stones)
-                )
-                lines.append(f"{field:>3}: {pieces}")
+                # ">" faces the tail, "<" the head; a double lists its lower piece first.
+                names = [
+                    f"{state.colour(s.owner)}{'>' if s.facing == TAIL else '<'}" for s in stones
+                ]
+                if field and len(names) == 2:
+                    names[1] += " on top"
+                lines.append(f"{field:>3}: {', '.join(names)}")
         for seat in range(state.players):
             lines.append(
                 f"{state.colour(seat)} (seat {seat}): border {state.border[seat]}, "

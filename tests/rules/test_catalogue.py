@@ -68,3 +68,16 @@ def test_explain_names_an_unknown_id():
     with pytest.raises(UnknownRule, match=r"gimmel\.no-such-rule"):
         explain("gimmel.no-such-rule")
     assert explain("gimmel.falcon-move").heading == "3.2 Bewegen eines Steines"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_rule_id_is_triggered_by_a_scenario_test(game):
+    """Each id the game raises or ends with is named in its scenario tests, whose
+    ``refused`` helper checks the message along with the id."""
+    scenarios = (Path(__file__).parent / f"test_{game}.py").read_text(encoding="utf-8")
+    missing = sorted(
+        rule_id
+        for rule_id in catalogue()
+        if rule_id.startswith(f"{game}.") and f'"{rule_id}"' not in scenarios
+    )
+    assert not missing, f"no scenario test triggers {missing}"

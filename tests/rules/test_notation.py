@@ -43,6 +43,17 @@ def test_the_documented_moves_lead_to_the_documented_state():
     assert GIMMEL.scores(state) == (1, 0)
 
 
+def test_the_documented_uraeus_moves_lead_to_the_documented_state():
+    uraeus = get_game("uraeus")
+    moves = [uraeus.move_from_json(m) for m in examples("uraeus-move")]
+    (documented,) = examples("uraeus-state")
+    state = new_game("uraeus", players=2)
+    for move in moves:
+        state = uraeus.play(state, move)
+    assert uraeus.state_to_json(state) == documented
+    assert parse_state(documented) == state
+
+
 def test_every_documented_example_round_trips():
     for document in examples("gimmel-move"):
         assert GIMMEL.move_to_json(GIMMEL.move_from_json(document)) == document
@@ -161,3 +172,72 @@ def test_new_states_round_trip_in_both_views(name):
     for view in View:
         state = new_game(name, view=view)
         assert parse_state(format_state(game, state)) == state
+
+
+def uraeus_mutated(**changes):
+    document = json.loads(json.dumps(examples("uraeus-state")[0]))
+    document.update(changes)
+    return document
+
+
+STONE = {"player": 0, "facing": "tail"}
+
+
+@pytest.mark.parametrize(
+    ("document", "fragment"),
+    [
+        (uraeus_mutated(players=5), "players: expected a whole number from 2 to 4"),
+        (uraeus_mutated(track={"63": [STONE]}), "track.63: expected a field number from 0 to 62"),
+        (uraeus_mutated(track={"06": [STONE]}), "track.06: expected a field number"),
+        (uraeus_mutated(track={"6": [STONE] * 3}), "track.6: a field holds one piece or a double"),
+        (uraeus_mutated(track={"6": []}), "track.6: an empty field is left out"),
+        (
+            uraeus_mutated(track={"0": [{"player": 0, "facing": "head"}]}),
+            "track.0: pieces on the head field face the tail",
+        ),
+        (
+            uraeus_mutated(track={"6": [{"player": 0, "facing": "up"}]}),
+            "track.6[0].facing: expected one of tail, head",
+        ),
+        (
+            uraeus_mutated(border=[3, 2]),
+            "track: seat 0 has 3 on the border, 0 home and 1 on the track",
+        ),
+        (uraeus_mutated(roll=7), "roll: expected a whole number from 1 to 6"),
+        (uraeus_mutated(turn=2), "turn: expected a whole number from 0 to 1"),
+        (uraeus_mutated(finished=[0]), "finished: expected each seat with every piece home"),
+        (
+            uraeus_mutated(rolloff={"contenders": [0, 1], "rolls": [4]}),
+            "rolloff: nothing moves before the roll-off has decided",
+        ),
+        (
+            uraeus_mutated(rolloff={"contenders": [1, 0], "rolls": []}),
+            "rolloff.contenders: expected two or more seats in order",
+        ),
+        (
+            uraeus_mutated(pending={"player": 0, "field": 21}, roll=3, border=[1, 2]),
+            "pending: a captured piece waits only after the move",
+        ),
+        (uraeus_mutated(options={"chain": "choose"}), "options.past_head: missing"),
+    ],
+)
+def test_malformed_uraeus_states_name_the_bad_field(document, fragment):
+    with pytest.raises(NotationError) as error:
+        parse_state(document)
+    assert fragment in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("document", "fragment"),
+    [
+        ({"type": "advance", "player": 0, "from": "nowhere", "turn": None}, "move.from: expected"),
+        ({"type": "advance", "player": 0, "from": 4}, "move.turn: missing"),
+        ({"type": "advance", "player": 0, "from": 4, "turn": "2"}, "move.turn: expected a whole"),
+        ({"type": "roll", "face": "six"}, "move.face: expected a whole number"),
+        ({"type": "return", "player": 0, "engage": "yes"}, "move.engage: expected true or false"),
+    ],
+)
+def test_malformed_uraeus_moves_name_the_bad_field(document, fragment):
+    with pytest.raises(NotationError) as error:
+        get_game("uraeus").move_from_json(document)
+    assert fragment in str(error.value)
