@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -241,7 +240,7 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
                 raise AssertionError(result)
             return result
         if isinstance(move, Pass):
-            return Result(replace(state, turn=self._next_seat(state), roll=None), ("pass",))
+            return Result(_evolve(state, turn=self._next_seat(state), roll=None), ("pass",))
         if isinstance(move, Return):
             track = list(state.track)
             events: list[str] = ["return-engage" if move.engage else "return-decline"]
@@ -256,23 +255,23 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
             )
             if "return-decline" in events[1:]:
                 events.remove("return-decline")  # counted once, by the label above
-            after = replace(state, track=tuple(track), pending=pending)
+            after = _evolve(state, track=tuple(track), pending=pending)
             if pending is None:
-                after = replace(after, turn=self._next_seat(state), roll=None)
+                after = _evolve(after, turn=self._next_seat(state), roll=None)
             return Result(after, tuple(events))
         raise TypeError(f"not an Uräus move: {move!r}")
 
     def _roll(self, state: UraeusState, face: int) -> Result:
         if not state.contenders:
-            return Result(replace(state, roll=face), ("roll",))
+            return Result(_evolve(state, roll=face), ("roll",))
         rolls = (*state.rolloff, face)
         if len(rolls) < len(state.contenders):
-            return Result(replace(state, rolloff=rolls), ("rolloff",))
+            return Result(_evolve(state, rolloff=rolls), ("rolloff",))
         best = max(rolls)
         tied = tuple(seat for seat, f in zip(state.contenders, rolls, strict=True) if f == best)
         if len(tied) > 1:  # the tied seats roll again
-            return Result(replace(state, contenders=tied, rolloff=()), ("rolloff", "rolloff-tie"))
-        return Result(replace(state, contenders=(), rolloff=(), turn=tied[0]), ("rolloff",))
+            return Result(_evolve(state, contenders=tied, rolloff=()), ("rolloff", "rolloff-tie"))
+        return Result(_evolve(state, contenders=(), rolloff=(), turn=tied[0]), ("rolloff",))
 
     def _advance(self, state: UraeusState, move: Advance) -> Result | Violation:
         """Walk the move's path and build the resulting state, or name the rule the path
@@ -330,7 +329,7 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
                 pending = settle(
                     track, kit, path.captured.owner, back, state.options["chain"], None, events
                 )
-        after = replace(
+        after = _evolve(
             state,
             track=tuple(track),
             border=tuple(border),
@@ -338,18 +337,12 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
             finished=finished,
             pending=pending,
             roll=None,
+            turn=state.turn if pending else _next_seat(state.turn, state.players, finished),
         )
-        if pending is None:
-            after = replace(after, turn=self._next_seat(after))
         return Result(after, tuple(events))
 
     def _next_seat(self, state: UraeusState) -> int:
-        """The next seat clockwise that still plays."""
-        for step in range(1, state.players + 1):
-            seat = (state.turn + step) % state.players
-            if seat not in state.finished:
-                return seat
-        return state.turn
+        return _next_seat(state.turn, state.players, state.finished)
 
     # -- reports --------------------------------------------------------------------
 
@@ -506,6 +499,25 @@ def _where_to(before: UraeusState, after: UraeusState, move: Advance) -> str:
             top = [s for s in stones if s.owner == move.player][-1]
             return f"to field {field}, facing the {FACING_NAMES[top.facing]}"
     return "to the head field 0"
+
+
+def _next_seat(turn: int, players: int, finished: tuple[int, ...]) -> int:
+    """The next seat clockwise after ``turn`` that still plays."""
+    for step in range(1, players + 1):
+        seat = (turn + step) % players
+        if seat not in finished:
+            return seat
+    return turn
+
+
+def _evolve(state: UraeusState, **changes: Any) -> UraeusState:
+    """A copy of ``state`` with ``changes``: ``dataclasses.replace`` without its field
+    introspection, which dominated the cost of listing moves. UraeusState has no
+    derived cached fields, so copying its fields is all a copy needs."""
+    after = object.__new__(UraeusState)
+    after.__dict__.update(state.__dict__)
+    after.__dict__.update(changes)
+    return after
 
 
 @lru_cache(maxsize=256)

@@ -120,3 +120,18 @@ def test_the_installed_console_command_runs():
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["games"] == 2
+
+
+def test_simulate_uraeus_counts_its_situations(capsys):
+    _, out, _ = run(capsys, "simulate", "uraeus", "--players", "3", "--games", "3", "--json")
+    summary = json.loads(out)
+    assert summary["players"] == 3 and summary["finished"] == 3
+    assert len(summary["wins"]) == 3 and sum(summary["wins"]) == 3
+    situations = summary["situations"]
+    assert situations["rolloff"] >= 9  # three seats roll at least once a game
+    assert situations["enter"] >= 3 * 2 * 3  # two finishers bring in all three pieces
+    assert situations["home"] >= 3 * 2 * 3
+    assert situations["capture"] >= situations.get("capture-chain", 0)
+    assert sum(summary["outcomes"].values()) == 3
+    code, _, err = run(capsys, "simulate", "uraeus", "--players", "5")
+    assert code == 2 and "uraeus takes 2 to 4 players, got 5" in err
