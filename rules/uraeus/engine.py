@@ -253,8 +253,6 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
                 move.engage,
                 events,
             )
-            if "return-decline" in events[1:]:
-                events.remove("return-decline")  # counted once, by the label above
             after = _evolve(state, track=tuple(track), pending=pending)
             if pending is None:
                 after = _evolve(after, turn=self._next_seat(state), roll=None)
@@ -286,11 +284,25 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
         else:
             mover, start = lift(track, src, seat), src
         was_upper = src is not None and src != 0 and len(state.track[src]) == 2
-        path = walk(
-            track, kit, start, mover.facing, state.roll, move.turn, state.options["past_head"]
-        )
+        past_head = state.options["past_head"]
+        path = walk(track, kit, start, mover.facing, state.roll, move.turn, past_head)
         if isinstance(path, Violation):
             return path
+        if path.pips_lost:
+            if move.turn is not None and move.turn > path.steps:
+                return Violation(
+                    "uraeus.turn-step",
+                    f"the piece stops on the head field at step {path.steps}; "
+                    f"it cannot turn at step {move.turn}",
+                )
+            for turn in (None, *range(1, state.roll + 1)):
+                other = walk(track, kit, start, mover.facing, state.roll, turn, past_head)
+                if not isinstance(other, Violation) and not other.pips_lost:
+                    return Violation(
+                        "uraeus.past-head",
+                        f"this piece can use all {state.roll} steps on the track; it goes "
+                        "past the head field only when driven back",
+                    )
         if move.turn is not None:
             events.append("turn")
             straight = walk(track, kit, start, mover.facing, state.roll, None, "stop")
@@ -329,6 +341,11 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
                 pending = settle(
                     track, kit, path.captured.owner, back, state.options["chain"], None, events
                 )
+        if tuple(track) == state.track and tuple(border) == state.border and not path.home:
+            return Violation(
+                "uraeus.must-move",
+                "this path brings the piece back to where it stood, as it stood",
+            )
         after = _evolve(
             state,
             track=tuple(track),

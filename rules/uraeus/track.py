@@ -33,6 +33,7 @@ class Walk(NamedTuple):
     pips_lost: bool = False  # stopped at the head field with steps left over
     captured: Stone | None = None  # the piece taken on the last step
     occupied: bool = False  # ended on a single piece from behind: now a double
+    steps: int = 0  # the steps walked: fewer than the roll when stopped at the head field
 
 
 def lift(track: Track, field: int, player: int) -> Stone:
@@ -77,11 +78,11 @@ def walk(
                     f"the tail field {kit.tail} is reached at step {step} of {roll}; "
                     "it must be reached exactly with the last step",
                 )
-            return Walk(end=None, facing=direction, home=True)
+            return Walk(end=None, facing=direction, home=True, steps=step)
         if ahead == 0:
             if last or past_head == "stop":
-                return Walk(end=0, facing=TAIL, pips_lost=not last)
-            return Walk(end=None, facing=TAIL, left_track=True, pips_lost=True)
+                return Walk(end=0, facing=TAIL, pips_lost=not last, steps=step)
+            return Walk(end=None, facing=TAIL, left_track=True, pips_lost=True, steps=step)
         stones = track[ahead]
         if not stones:
             pos = ahead
@@ -92,7 +93,7 @@ def walk(
                 pos = ahead  # from behind: pass over it, or end on it
                 continue
             if last:
-                return Walk(end=ahead, facing=direction, captured=top)
+                return Walk(end=ahead, facing=direction, captured=top, steps=step)
             return Violation(
                 "uraeus.pass-from-front",
                 f"the piece on field {ahead} faces this one at step {step} of {roll}; "
@@ -100,14 +101,14 @@ def walk(
                 "with the last step, capturing it",
             )
         if last and top.facing == -direction:
-            return Walk(end=ahead, facing=direction, captured=top)
+            return Walk(end=ahead, facing=direction, captured=top, steps=step)
         return Violation(
             "uraeus.double-wall",
             f"the double on field {ahead} stops this piece at step {step} of {roll}; "
             "a double can be passed from neither side",
         )
     # The last step moved onto ``pos`` from behind, or turned where the piece stands.
-    return Walk(end=pos, facing=direction, occupied=bool(pos and track[pos]))
+    return Walk(end=pos, facing=direction, occupied=bool(pos and track[pos]), steps=roll)
 
 
 def settle(
@@ -119,10 +120,13 @@ def settle(
     engage: bool | None,
     events: list[str],
 ) -> Pending | None:
-    """Set a captured piece of ``owner`` back on ``field``, head first toward the head
-    field. Where it meets a piece it could occupy or capture, ``engage`` says whether it
-    does; ``None`` means the owner has not decided yet, and with ``chain = "choose"`` the
-    decision is returned as pending. A captured piece there is set back in turn."""
+    """Set a captured piece of ``owner`` back on the scale field ``field``, head first
+    toward the head field. There, and only there ("Dort kann er ... sofort besetzen oder
+    schlagen"), it may occupy or capture the piece it meets: ``engage`` says whether it
+    does; ``None`` means its owner has not decided yet, which with ``chain = "choose"`` is
+    returned as pending. A piece it captures is set back in turn (a chain). Declined, or
+    meeting a double it cannot capture, it is set on the field ahead ("auf das
+    Rückenfeld davor", 31 for 30), or the next free one, without engaging there."""
     while True:
         if field == 0:
             track[0] = _sorted_head(track[0] + (Stone(owner, TAIL),))
@@ -133,13 +137,12 @@ def settle(
             track[field] = (arriving,)
             return None
         top = stones[-1]
-        can_engage = len(stones) == 1 or top.facing == TAIL
-        if can_engage:
+        if len(stones) == 1 or top.facing == TAIL:  # it can occupy or capture here
             if chain == "always":
                 engage = True
             if engage is None:
                 return Pending(owner, field)
-            if engage or field + 1 >= kit.tail:
+            if engage:
                 if len(stones) == 1 and top.facing == HEAD:
                     track[field] = (top, arriving)  # from behind: a double
                     events.append("double")
@@ -149,13 +152,11 @@ def settle(
                 events.extend(("capture", "capture-chain"))
                 owner, field, engage = top.owner, kit.return_field(field), None
                 continue
-            events.append("return-decline")
-        # A double it cannot capture, or declined: the field ahead (rulebook: "auf das
-        # Rückenfeld davor", e.g. 31 for 30).
-        field += 1
-        engage = None
-        if field >= kit.tail:  # pragma: no cover - needs more pieces than a game has
-            raise AssertionError("no field left for a captured piece")
+        ahead = next((f for f in range(field + 1, kit.tail) if not track[f]), None)
+        if ahead is None:  # pragma: no cover - needs more pieces than a game has
+            raise AssertionError("no free field for a captured piece")
+        track[ahead] = (arriving,)
+        return None
 
 
 def _sorted_head(stones: tuple[Stone, ...]) -> tuple[Stone, ...]:

@@ -429,6 +429,12 @@ def test_declining_sets_the_returned_piece_on_the_field_ahead():
     state = table("29:r> 30:b< 21:g<", players=3, roll=1)
     after = URAEUS.play(URAEUS.play(state, Advance(0, 29)), Return(1, False))
     assert at(after, 21) == "g<" and at(after, 22) == "b<"
+    # Only on the scale field may it engage: declined, it takes the next free field
+    # ahead and leaves the pieces on the fields between alone (here, its own capturer).
+    state = table("21:g< 22:b> 23:r< 40:r>", players=3, roll=1)
+    after = URAEUS.play(URAEUS.play(state, Advance(0, 23)), Return(1, False))
+    assert after.pending is None
+    assert at(after, 21) == "g<" and at(after, 22) == "r<" and at(after, 23) == "b<"
     refused(after, Return(1, True), "uraeus.die-first")
     waiting = table("10:r>", roll=2)
     refused(waiting, Return(0, True), "uraeus.capture-return", "no captured piece is waiting")
@@ -472,17 +478,35 @@ def test_example_driving_back():
 
 @pytest.mark.cites(RULEBOOK, "Vertreiben von Spielsteinen", "§5 Ambiguities: Field 0")
 def test_driving_past_the_head_field_stops_there_and_loses_the_pips():
-    state = table("2:r<", roll=5)
+    # Blue on 3 faces red on 2: red cannot turn and run on, so it is driven to the head.
+    state = table("2:r< 3:b<", roll=5)
+    assert moves_of(state, 2) == [Advance(0, 2)]
     after = URAEUS.play(state, Advance(0, 2))
-    assert at(after, 0) == "r>" and after.border == (2, 3)
+    assert at(after, 0) == "r>" and after.border == (2, 2)
     assert "drive-past-head" in URAEUS.situations(state, Advance(0, 2))
+    refused(state, Advance(0, 2, 4), "uraeus.turn-step", "stops on the head field at step 2")
+
+
+@pytest.mark.cites(RULEBOOK, "Vertreiben von Spielsteinen", "§5 rule 8")
+def test_only_a_driven_piece_goes_past_the_head_field():
+    state = table("3:r<", roll=6)  # free to turn and use all six steps
+    refused(state, Advance(0, 3), "uraeus.past-head", "can use all 6 steps on the track")
+    assert all(m.turn is not None for m in moves_of(state, 3))
+
+
+@pytest.mark.cites(RULEBOOK, "Spielzüge", "§5 rule 2")
+def test_a_move_that_changes_nothing_is_no_move():
+    # From the head field: one step out, turn, one step back would change nothing.
+    state = table("0:r> 20:r>", roll=3, border=(1, 3))
+    refused(state, Advance(0, 0, 2), "uraeus.must-move", "back to where it stood")
+    assert Advance(0, 0, 2) not in URAEUS.legal_moves(state)
 
 
 @pytest.mark.cites(RULEBOOK, "Vertreiben von Spielsteinen", "§5 Ambiguities: Field 0")
 def test_option_past_head_leave_sends_the_piece_to_its_border():
-    state = table("2:r<", roll=5, options={"past_head": "leave"})
+    state = table("2:r< 3:b<", roll=5, options={"past_head": "leave"})
     after = URAEUS.play(state, Advance(0, 2))
-    assert not after.track[0] and after.border == (3, 3)
+    assert not after.track[0] and after.border == (3, 2)
     exact = URAEUS.play(table("2:r<", roll=2, options={"past_head": "leave"}), Advance(0, 2))
     assert at(exact, 0) == "r>"  # reaching the head field exactly is not past it
 
