@@ -24,10 +24,11 @@ from rules.errors import (
     UnknownGame,
 )
 from rules.gimmel import GIMMEL
+from rules.regie import REGIE
 from rules.uraeus import URAEUS
 
 #: Every registered game by name. A game added here joins the conformance suite.
-GAMES: dict[str, Game] = {game.name: game for game in (GIMMEL, URAEUS)}
+GAMES: dict[str, Game] = {game.name: game for game in (GIMMEL, URAEUS, REGIE)}
 
 
 def get_game(name: str) -> Game:

@@ -352,6 +352,19 @@ class Game(Generic[S, M, K]):
 
     # -- for simulation -----------------------------------------------------------------
 
+    def is_report(self, move: M) -> bool:
+        """Whether ``move`` carries what was seen to happen (a sensor's or a player's
+        report) rather than leaving the outcome to the rules' prediction. ``play`` takes
+        a report as reality when it is physically possible, legal or not."""
+        return False
+
+    def physical_moves(self, state: S) -> tuple[M, ...]:
+        """Every action a player can physically make here whose consequence the rules
+        define: the legal moves, and any "illegal but it happened" action that ``play``
+        accepts as a report of reality (Regie: a chip put in where it falls through).
+        Simulations draw from these."""
+        return self.legal_moves(state)
+
     def playout_weights(self, state: S, moves: tuple[M, ...]) -> tuple[float, ...] | None:
         """Relative weights for a random player choosing among ``moves`` (the legal
         moves), or ``None`` for a uniform choice. A game whose uniform random play would

@@ -41,11 +41,11 @@ def sample_chance(game: Game, state: Any, rng: random.Random) -> Move:
 
 
 def choose_move(game: Game, state: Any, rng: random.Random) -> Move:
-    """A chance move with its probability, or a legal move at random: uniformly, or by
-    the game's playout weights."""
+    """A chance move with its probability, or a physical move (a legal one, or a mishap
+    the rules define) at random: uniformly, or by the game's playout weights."""
     if game.to_act(state) is CHANCE:
         return sample_chance(game, state, rng)
-    moves = game.legal_moves(state)
+    moves = game.physical_moves(state)
     if not moves:
         raise ValueError(f"{game.name}: no legal move in {game.where(state)}")
     weights = game.playout_weights(state, moves)

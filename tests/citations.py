@@ -25,9 +25,10 @@ _NUMBERED = re.compile(r"\d+(\.\d+)*\.? \S.*")
 
 
 def is_heading(line: str, known: set[str]) -> bool:
-    """A heading line: one the catalogue cites, a numbered one, or one in capitals."""
+    """A heading line: one the catalogue cites, a short numbered one ("3.1 Setzen eines
+    Steines", not a numbered rule's paragraph), or one in capitals."""
     line = normalise(line)
-    if line in known or _NUMBERED.fullmatch(line):
+    if line in known or (_NUMBERED.fullmatch(line) and len(line) <= 40):
         return True
     letters = [c for c in line if c.isalpha()]
     return len(letters) >= 4 and all(c.isupper() for c in letters)

@@ -117,6 +117,8 @@ def check_step(game, state, rng):
             assert refused.rule in known, f"rule id {refused.rule!r} not catalogued"
             assert game.move_text(move) in str(refused)
             continue
+        if game.is_report(move):
+            continue  # what was seen to happen: reality, legal or not
         # Accepted although not listed: another path to a listed move's result (legal
         # moves are the distinct results, each with one path).
         if results is None:
