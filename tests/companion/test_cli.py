@@ -135,3 +135,16 @@ def test_simulate_uraeus_counts_its_situations(capsys):
     assert sum(summary["outcomes"].values()) == 3
     code, _, err = run(capsys, "simulate", "uraeus", "--players", "5")
     assert code == 2 and "uraeus takes 2 to 4 players, got 5" in err
+
+
+def test_simulate_regie_counts_its_situations(capsys):
+    _, out, _ = run(capsys, "simulate", "regie", "--games", "6", "--seed", "2", "--json")
+    summary = json.loads(out)
+    assert summary["finished"] == 6
+    assert sum(summary["wins"]) + summary["draws"] == 6
+    situations = summary["situations"]
+    assert situations["start"] == 6
+    assert situations["insert"] >= 6 * 8  # the finisher put in all its chips
+    assert situations["slide"] > 0 and situations["cascade"] <= situations["slide"] + 6 * 16
+    for seat, scores in enumerate(summary["scores"]):
+        assert scores["max"] <= 5 * 8, seat  # the best compartment is worth 5

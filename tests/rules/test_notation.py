@@ -241,3 +241,36 @@ def test_malformed_uraeus_moves_name_the_bad_field(document, fragment):
     with pytest.raises(NotationError) as error:
         get_game("uraeus").move_from_json(document)
     assert fragment in str(error.value)
+
+
+def test_the_documented_regie_moves_lead_to_the_documented_state():
+    regie = get_game("regie")
+    moves = [regie.move_from_json(m) for m in examples("regie-move")]
+    (documented,) = examples("regie-state")
+    state = new_game("regie")
+    for move in moves:
+        state = regie.play(state, move)
+    assert regie.state_to_json(state) == documented
+    assert parse_state(documented) == state
+
+
+def test_the_documented_regie_reports_are_read_and_round_trip():
+    regie = get_game("regie")
+    for document in examples("regie-report"):
+        move = regie.move_from_json(document)
+        assert regie.is_report(move)
+        assert regie.move_to_json(move) == document
+
+
+KITS_DOC = DOC.with_name("kits.md")
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_kit_format_is_documented_with_the_default_kit_as_example(name):
+    import tomllib
+
+    from rules.kits import read_kit_file
+
+    blocks = re.findall(r"```toml (\S+)\n(.*?)```", KITS_DOC.read_text(encoding="utf-8"), re.S)
+    (example,) = [tomllib.loads(body) for tag, body in blocks if tag == f"{name}-kit"]
+    assert example == read_kit_file(name)
