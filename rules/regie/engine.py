@@ -30,7 +30,7 @@ from rules.regie.model import (
     Start,
 )
 from rules.regie.options import OPTION_SPECS
-from rules.regie.reality import explain, flipped
+from rules.regie.reality import Ambiguous, explain, flipped
 
 HALF = Fraction(1, 2)
 #: How much less often a simulated player puts a chip in where it falls through (a
@@ -183,7 +183,8 @@ class Regie(Game[RegieState, RegieMove, RegieKit]):
             if not state.reserve[move.player]:
                 return Violation("regie.no-chip", "all your chips are in play already")
             columns = physics.insertion_columns(kit, state.levels, state.windows)
-            if move.column not in columns:
+            seen_in = self.is_report(move) and self._free_in_truth(state, kit, move.column)
+            if move.column not in columns and not seen_in:
                 return Violation(
                     "regie.insert-slot",
                     f"level 1 has no free window at frame column {move.column}; "
@@ -206,6 +207,13 @@ class Regie(Game[RegieState, RegieMove, RegieKit]):
                 "to rest in level 1",
             )
         return None
+
+    def _free_in_truth(self, state: RegieState, kit: RegieKit, column: int) -> bool:
+        """Whether a chip seen going in at ``column`` could have: inside the frame, no chip
+        in the way (the kit may be wrong about the cell being solid)."""
+        if type(column) is not int or not 0 <= column < kit.columns:
+            return False
+        return state.windows[0][kit.column_cell(0, state.levels[0], column)] is None
 
     def _slide_problem(self, state: RegieState, kit: RegieKit, move: Slide) -> Violation | None:
         if type(move.level) is not int or not 1 <= move.level <= LEVELS:
@@ -289,12 +297,27 @@ class Regie(Game[RegieState, RegieMove, RegieKit]):
 
             last = LastMove("slide", level=move.level)
             events.append("slide")
-        explained = explain(kit, levels, state.windows, action, move.seen)
+        explained = explain(
+            kit,
+            state.levels,
+            levels,
+            state.windows,
+            state.box,
+            action,
+            move.seen,
+            top=isinstance(move, Insert),
+        )
         if explained is None:
             return Violation(
                 "regie.unexplained",
                 "what was seen cannot be explained by correcting one or two cells of the "
                 "kit: check the sensors and the kit",
+            )
+        if isinstance(explained, Ambiguous):
+            return Violation(
+                "regie.unexplained",
+                f"what was seen fits {explained.count} corrections of the kit that disagree "
+                "on where the chips are: tell the table which happened",
             )
         outcome, corrections = explained
         # Each correction says the cell is the opposite of what the kit believed.
@@ -335,19 +358,29 @@ class Regie(Game[RegieState, RegieMove, RegieKit]):
             landed=tuple(landed),
             doubts=state.doubts + doubts,
         )
+        if through:  # "so setzt er im nächsten Durchgang aus"
+            skips = list(after.skips)
+            skips[seat] += 1
+            after = replace(after, skips=(skips[0], skips[1]))
         after = self._next(after, seat, last)
-        if through:
-            after = replace(after, skip=seat)  # "so setzt er im nächsten Durchgang aus"
         return Result(after, tuple(events))
 
     def _next(self, state: RegieState, seat: int, last: LastMove) -> RegieState:
-        """Record ``seat``'s move and pass the turn, unless the opponent misses it."""
+        """Record ``seat``'s move and pass the turn on, past every turn a seat misses."""
         lasts = list(state.last)
         lasts[seat] = last
-        following, skip = 1 - seat, state.skip
-        if skip == following:
-            following, skip = seat, None
-        return replace(state, last=tuple(lasts), turn=following, skip=skip, ply=state.ply + 1)
+        skips = list(state.skips)
+        following = 1 - seat
+        while skips[following]:  # at most twice: each pass uses a missed turn up
+            skips[following] -= 1
+            following = 1 - following
+        return replace(
+            state,
+            last=tuple(lasts),
+            turn=following,
+            skips=(skips[0], skips[1]),
+            ply=state.ply + 1,
+        )
 
     def _refused_box(self, state: RegieState, seat: int) -> bool:
         """Whether the no-way-back rule takes away a box move ``seat`` could otherwise make."""

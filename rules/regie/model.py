@@ -117,8 +117,8 @@ class RegieState:
     ``levels`` are the six levels' positions (clicks right of centre), ``windows`` the
     chips in each level's windows per bar cell (``None`` or the owner), ``box`` the box
     position (1 to 3). ``reserve[s]`` counts seat ``s``'s chips not yet put in, ``landed``
-    every chip through the levels in order. ``turn`` is the seat to move, ``skip`` a
-    seat that misses its next turn, ``last[s]`` seat ``s``'s last move. ``doubts`` keeps
+    every chip through the levels in order. ``turn`` is the seat to move, ``skips[s]``
+    the turns seat ``s`` still misses, ``last[s]`` seat ``s``'s last move. ``doubts`` keeps
     every disagreement between what happened and the kit.
     """
 
@@ -132,7 +132,7 @@ class RegieState:
     box: int
     reserve: tuple[int, int]
     landed: tuple[Landed, ...] = ()
-    skip: int | None = None
+    skips: tuple[int, int] = (0, 0)
     last: tuple[LastMove | None, LastMove | None] = (None, None)
     ply: int = 0
     doubts: tuple[Doubt, ...] = ()

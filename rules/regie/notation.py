@@ -26,7 +26,7 @@ from rules.regie.model import (
 from rules.regie.options import OPTION_SPECS
 
 FIELDS = ("notation", "game", "view", "players", "options", "kit", "first", "turn", "levels",
-          "windows", "box", "reserve", "landed", "skip", "last", "ply", "doubts")  # fmt: skip
+          "windows", "box", "reserve", "landed", "skips", "last", "ply", "doubts")  # fmt: skip
 MOVE_TYPES = ("start", "insert", "slide", "box")
 SIDES = ("left", "right")
 DIRECTION_NAMES = {value: name for name, value in DIRECTIONS.items()}
@@ -141,7 +141,7 @@ def state_to_json(state: RegieState) -> dict[str, Any]:
         "box": state.box,
         "reserve": list(state.reserve),
         "landed": [_landed_to_json(chip) for chip in state.landed],
-        "skip": state.skip,
+        "skips": list(state.skips),
         "last": [None if last is None else _last_to_json(last) for last in state.last],
         "ply": state.ply,
         "doubts": [{"ply": d.ply, "field": d.field, "seen": d.seen} for d in state.doubts],
@@ -196,7 +196,9 @@ def state_from_json(data: Any) -> RegieState:
     )
     landed = tuple(_landed(raw, f"landed[{i}]", kit) for i, raw in enumerate(
         n.array(data["landed"], "landed")))  # fmt: skip
-    skip = None if data["skip"] is None else n.integer(data["skip"], "skip", 0, 1)
+    skips = tuple(
+        n.integer(v, f"skips[{s}]", 0, 1) for s, v in enumerate(n.array(data["skips"], "skips", 2))
+    )
     last = tuple(
         None if raw is None else _last(raw, f"last[{s}]")
         for s, raw in enumerate(n.array(data["last"], "last", 2))
@@ -215,7 +217,7 @@ def state_from_json(data: Any) -> RegieState:
         box=box,
         reserve=reserve,  # type: ignore[arg-type]
         landed=landed,
-        skip=skip,
+        skips=skips,  # type: ignore[arg-type]
         last=last,  # type: ignore[arg-type]
         ply=ply,
         doubts=doubts,
@@ -233,8 +235,20 @@ def state_from_json(data: Any) -> RegieState:
                 f"seat {seat} has {reserve[seat]} in reserve, {in_levels} in the levels and "
                 f"{state.through(seat)} through, not the {kit.chips_per_player} it plays",
             )
-    if first is None and (ply or landed or any(any(bar) for bar in windows)):
+    if first is None and (ply or landed or any(any(bar) for bar in windows) or turn):
         raise NotationError("first", "nothing moves before it is settled who begins")
+    if first is not None and ply == 0 and turn != first:
+        raise NotationError("turn", f"before any move it is the first seat's turn, {first}")
+    for seat in (0, 1):
+        if skips[seat] and (last[seat] is None or last[seat].kind != "insert"):
+            raise NotationError(
+                f"skips[{seat}]", "a turn is missed only after a chip fell through on insertion"
+            )
+    if skips[turn]:
+        raise NotationError("skips", f"seat {turn} is to move, so it misses no turn now")
+    for i, doubt in enumerate(doubts):
+        if doubt.ply >= max(ply, 1):
+            raise NotationError(f"doubts[{i}].ply", f"a doubt comes from a move before ply {ply}")
     if settle(believed, levels, windows, box).windows != windows:
         raise NotationError("windows", "a chip is in the air: some chip has nothing under it")
     return state
