@@ -63,6 +63,26 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     sim.add_argument("--show", action="store_true", help="print every move and the board")
     sim.add_argument("--delay", type=float, default=0.0, help="seconds between shown moves")
+    emulate = commands.add_parser(
+        "emulate", help="run a serial device emulator on a new pseudo-terminal"
+    )
+    emulate.add_argument("device", choices=["die", "regie"])
+    emulate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    emulate.add_argument("--link", help="also make this path a symbolic link to the terminal")
+    emulate.add_argument(
+        "--faults",
+        help="faults to inject: all, or some of garbage,flip,drop,duplicate,reboot,unplug",
+    )
+    emulate.add_argument("--interval", type=float, default=0.5, help="seconds between events")
+    emulate.add_argument("--count", type=int, help="stop acting after this many throws or moves")
+
+    devices = commands.add_parser("devices", help="serial devices")
+    device_commands = devices.add_subparsers(dest="devices_command", required=True)
+    watch = device_commands.add_parser("watch", help="print a device's hello and events")
+    watch.add_argument("port", help="the serial port's path (a /dev/serial/by-id name or a link)")
+    watch.add_argument("--count", type=int, help="stop after this many events")
+    watch.add_argument("--json", action="store_true", help="one JSON object a line")
+    watch.add_argument("--kind", choices=["die", "regie"], help="accept only this kind")
     return parser
 
 
@@ -72,8 +92,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "games":
             return run_games(args)
+        if args.command == "emulate":
+            from companion.devices import emulate
+
+            if args.interval <= 0:
+                raise UsageError(f"--interval must be above 0, got {args.interval}")
+            return emulate(
+                args.device,
+                seed=args.seed,
+                link=args.link,
+                faults=args.faults,
+                interval=args.interval,
+                count=args.count,
+                out=sys.stdout,
+            )
+        if args.command == "devices":
+            from companion.devices import watch
+
+            return watch(args.port, count=args.count, as_json=args.json, kind=args.kind,
+                         out=sys.stdout)  # fmt: skip
         return run_simulate(args)
-    except (RulesError, UsageError) as error:
+    except (RulesError, UsageError, ValueError) as error:
         print(f"companion: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,0 +1,108 @@
+"""``companion emulate`` and ``companion devices watch``: the serial devices from the
+command line. Output formats are a contract (``docs/cli.md``)."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import TextIO
+
+from hardware.emulate.device import Faults
+from hardware.link import DeviceReset, Link, LinkDown, LinkUp, Problem, Received
+from hardware.messages import Event
+
+
+def event_json(event: Event) -> dict:
+    """A device event as one JSON object: ``seq``, ``event`` (its type) and its fields."""
+    data = asdict(event)
+    seq = data.pop("seq")
+    fields = {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+    return {"seq": seq, "event": event.TYPE.lower(), **fields}
+
+
+def emulate(
+    kind: str,
+    *,
+    seed: int,
+    link: str | None,
+    faults: str | None,
+    interval: float,
+    count: int | None,
+    out: TextIO,
+) -> int:
+    """Run a device emulator on a new pseudo-terminal until stopped (or ``count`` acts)."""
+    from hardware.emulate.die import DieEmulator
+    from hardware.emulate.regie import RegieEmulator
+
+    cls = DieEmulator if kind == "die" else RegieEmulator
+    device = cls(
+        random.Random(seed),
+        serial=f"{'D' if kind == 'die' else 'R'}1-{seed:04d}",
+        faults=Faults.parse(faults),
+        link=Path(link) if link else None,
+        clock=time.monotonic,
+    )
+    print(device.port.path, file=out, flush=True)
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    acts = 0
+    try:
+        next_act = time.monotonic() + interval
+        while not stopping and (count is None or acts < count):
+            device.serve(timeout=0.02)
+            if time.monotonic() >= next_act:
+                device.act()
+                device.maybe_disrupt()
+                acts += 1
+                next_act += interval
+        while not stopping:  # keep answering (snapshots, replays) until stopped
+            device.serve(timeout=0.05)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        device.close()
+    return 0
+
+
+def watch(port: str, *, count: int | None, as_json: bool, kind: str | None, out: TextIO) -> int:
+    """Print the device's hello and each event as it arrives, reconnecting by itself."""
+    link = Link(port, kind=kind)
+    received = [0]  # read by the stop test between events
+
+    def enough() -> bool:
+        return count is not None and received[0] >= count
+
+    try:
+        for happening in link.run(stop=enough):
+            if isinstance(happening, Received):
+                received[0] += 1
+                line = event_json(happening.event)
+            elif isinstance(happening, LinkUp):
+                line = event_json(happening.hello)
+            elif isinstance(happening, DeviceReset):
+                line = {"event": "reset", "before": happening.before.boot,
+                        "after": happening.after.boot}  # fmt: skip
+            elif isinstance(happening, LinkDown):
+                line = {"event": "link-down", "reason": happening.reason}
+            elif isinstance(happening, Problem):
+                line = {"event": "problem", "reason": happening.reason}
+            else:  # pragma: no cover
+                continue
+            if as_json:
+                print(json.dumps(line), file=out, flush=True)
+            else:
+                words = " ".join(f"{k}={v}" for k, v in line.items() if k not in ("event", "seq"))
+                seq = f"#{line['seq']} " if "seq" in line else ""
+                print(f"{seq}{line['event']} {words}".rstrip(), file=out, flush=True)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def stderr_health(link: Link) -> None:  # pragma: no cover - for people at a terminal
+    print(link.health, file=sys.stderr)

@@ -1,0 +1,245 @@
+"""The link to one serial device: open, hello, snapshot, sequence, heartbeat, reconnect.
+
+``Link.run`` yields what happened on the link, in order: ``LinkUp`` with the device's
+hello, ``Received`` device events (each exactly once, in the device's order, timestamped
+by the injected clock), ``DeviceReset`` when the device restarted, ``Problem`` for a
+frame that made no sense, and ``LinkDown`` with the reason when the port failed, went
+silent or never opened. After a ``LinkDown`` it reopens the port with backoff, by the
+same path (a ``/dev/serial/by-id`` name or a udev link survives a replug), and only a
+hello from the expected kind of device brings it up again.
+
+Sequence numbers are checked on every event: a duplicate is passed over, a gap asks the
+device to replay from the first missing frame (or it answers with a snapshot).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from hardware.messages import (
+    DieSnapshot,
+    Event,
+    Heartbeat,
+    Hello,
+    Refusal,
+    RegieSnapshot,
+    decode,
+)
+from hardware.protocol import SEQ_MODULUS, Parser, frame
+
+
+class Port(Protocol):
+    def read(self, size: int) -> bytes: ...
+    def write(self, data: bytes) -> Any: ...
+    def close(self) -> None: ...
+
+
+def open_serial(path: str) -> Port:
+    """A real serial port, opened exclusively, reads returning after 50 ms at most."""
+    import serial
+
+    return serial.Serial(path, baudrate=115200, timeout=0.05, exclusive=True)
+
+
+@dataclass(frozen=True)
+class LinkUp:
+    hello: Hello
+    at: float
+
+
+@dataclass(frozen=True)
+class LinkDown:
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True)
+class DeviceReset:
+    """The device restarted (a new boot id): its counters and sequence begin again."""
+
+    before: Hello
+    after: Hello
+    at: float
+
+
+@dataclass(frozen=True)
+class Received:
+    event: Event
+    at: float
+
+
+@dataclass(frozen=True)
+class Problem:
+    reason: str
+    at: float
+
+
+LinkEvent = LinkUp | LinkDown | DeviceReset | Received | Problem
+SNAPSHOTS = (DieSnapshot, RegieSnapshot)
+
+
+@dataclass
+class Health:
+    """Counters for the service to show."""
+
+    up: bool = False
+    connects: int = 0
+    downs: int = 0
+    last_heartbeat: float | None = None
+    frames: int = 0
+    dropped_bytes: int = 0
+    bad_frames: int = 0
+    resyncs: int = 0
+    refused: int = 0
+    gaps: int = 0
+    replays: int = 0
+    snapshots: int = 0
+    resets: int = 0
+    duplicates: int = 0
+    before_hello: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
+
+
+class LinkLost(Exception):
+    """The connection is no good any more; the message says why."""
+
+
+class Link:
+    def __init__(
+        self,
+        path: str,
+        *,
+        kind: str | None = None,
+        open_port: Callable[[str], Port] = open_serial,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        silence: float = 3.0,
+        settle: float = 0.0,
+        backoff: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, 2.0),
+    ) -> None:
+        self.path = path
+        self.kind = kind
+        self.open_port = open_port
+        self.clock = clock
+        self.sleep = sleep
+        self.silence = silence
+        self.settle = settle  # a board that resets when its port opens needs a moment
+        self.backoff = backoff
+        self.health = Health()
+        self.hello: Hello | None = None  # the last hello seen, across connections
+        self.parser = Parser()
+        self._seq = 0
+
+    def run(self, stop: Callable[[], bool] = lambda: False) -> Iterator[LinkEvent]:
+        failures = 0
+        down_reported = False
+        while not stop():
+            try:
+                port = self.open_port(self.path)
+            except (OSError, ValueError) as error:  # SerialException is an OSError
+                if not down_reported:
+                    yield LinkDown(f"cannot open {self.path}: {error}", self.clock())
+                    down_reported = True
+                self.sleep(self.backoff[min(failures, len(self.backoff) - 1)])
+                failures += 1
+                continue
+            try:
+                for event in self._session(port, stop):
+                    if isinstance(event, LinkUp):
+                        failures, down_reported = 0, False
+                    yield event
+            except (OSError, LinkLost) as error:
+                self.health.downs += 1
+                self.health.up = False
+                reason = str(error) or type(error).__name__
+                self.health.reasons[reason] = self.health.reasons.get(reason, 0) + 1
+                yield LinkDown(reason, self.clock())
+                down_reported = True
+                self.sleep(self.backoff[min(failures, len(self.backoff) - 1)])
+                failures += 1
+            finally:
+                with contextlib.suppress(OSError):
+                    port.close()
+
+    def _send(self, port: Port, type: str, **fields: object) -> None:
+        port.write(frame(self._seq, type, **fields).encode())
+        self._seq = (self._seq + 1) % SEQ_MODULUS
+
+    def _session(self, port: Port, stop: Callable[[], bool]) -> Iterator[LinkEvent]:
+        if self.settle:
+            self.sleep(self.settle)
+        parser = self.parser
+        parser.buffer.clear()  # half a frame from the last connection is no frame
+        hello: Hello | None = None
+        expected = 0
+        asked_replay = False
+        asked_at = 0.0
+        self._send(port, "GET", what="snapshot")
+        heard = self.clock()
+        while not stop():
+            data = port.read(4096)
+            now = self.clock()
+            if data:
+                heard = now
+            elif now - heard > self.silence:
+                raise LinkLost(f"no word from the device for {self.silence:g} s")
+            frames = parser.feed(data)
+            self._count(parser)
+            for raw in frames:
+                event = decode(raw)
+                if isinstance(event, Refusal):
+                    self.health.refused += 1
+                    yield Problem(event.reason, now)
+                    continue
+                if isinstance(event, Hello):
+                    if self.kind is not None and event.kind != self.kind:
+                        raise LinkLost(f"a {event.kind} device answered, not a {self.kind}")
+                    if hello is None or event.boot != hello.boot:
+                        before = hello or self.hello
+                        hello = self.hello = event
+                        expected = (event.seq + 1) % SEQ_MODULUS
+                        asked_replay = False
+                        if before is not None and before.boot != event.boot:
+                            self.health.resets += 1
+                            yield DeviceReset(before, event, now)
+                        if not self.health.up:
+                            self.health.up = True
+                            self.health.connects += 1
+                            yield LinkUp(event, now)
+                        if before is not None and before.boot != event.boot:
+                            self._send(port, "GET", what="snapshot")
+                    else:
+                        expected = (event.seq + 1) % SEQ_MODULUS
+                    continue
+                if hello is None:
+                    self.health.before_hello += 1
+                    continue
+                ahead = (event.seq - expected) % SEQ_MODULUS
+                if ahead and isinstance(event, SNAPSHOTS) and asked_replay:
+                    ahead = 0  # the device answered the replay with its whole state
+                    self.health.snapshots += 1
+                if ahead == 0:
+                    expected = (event.seq + 1) % SEQ_MODULUS
+                    asked_replay = False
+                    if isinstance(event, Heartbeat):
+                        self.health.last_heartbeat = now
+                        continue
+                    yield Received(event, now)
+                elif ahead < SEQ_MODULUS // 2:
+                    if not asked_replay or now - asked_at > 1.0:  # ask again if unheard
+                        self.health.gaps += 1
+                        self.health.replays += 1
+                        self._send(port, "REPLAY", **{"from": expected})
+                        asked_replay, asked_at = True, now
+                else:
+                    self.health.duplicates += 1
+
+    def _count(self, parser: Parser) -> None:
+        self.health.frames = parser.frames
+        self.health.dropped_bytes = sum(parser.dropped.values())
+        self.health.bad_frames = sum(parser.bad_frames.values())
+        self.health.resyncs = parser.resyncs
