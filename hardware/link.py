@@ -20,15 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from hardware.messages import (
-    DieSnapshot,
-    Event,
-    Heartbeat,
-    Hello,
-    Refusal,
-    RegieSnapshot,
-    decode,
-)
+from hardware.messages import Event, Gap, Heartbeat, Hello, Refusal, decode
 from hardware.protocol import SEQ_MODULUS, Parser, frame
 
 
@@ -79,7 +71,6 @@ class Problem:
 
 
 LinkEvent = LinkUp | LinkDown | DeviceReset | Received | Problem
-SNAPSHOTS = (DieSnapshot, RegieSnapshot)
 
 
 @dataclass
@@ -97,9 +88,10 @@ class Health:
     refused: int = 0
     gaps: int = 0
     replays: int = 0
-    snapshots: int = 0
+    lost: int = 0
     resets: int = 0
-    duplicates: int = 0
+    duplicates: int = 0  # frames received twice in a row
+    stale: int = 0  # frames from behind the sequence, already received
     before_hello: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
 
@@ -178,6 +170,9 @@ class Link:
         expected = 0
         asked_replay = False
         asked_at = 0.0
+        behind_run = 0  # frames in a row from behind: a reset whose hello was lost?
+        previous = None
+        asked_get = self.clock()
         self._send(port, "GET", what="snapshot")
         heard = self.clock()
         while not stop():
@@ -190,6 +185,10 @@ class Link:
             frames = parser.feed(data)
             self._count(parser)
             for raw in frames:
+                if raw == previous:  # the same frame twice in a row: a doubled send
+                    self.health.duplicates += 1
+                    continue
+                previous = raw
                 event = decode(raw)
                 if isinstance(event, Refusal):
                     self.health.refused += 1
@@ -206,27 +205,44 @@ class Link:
                         if before is not None and before.boot != event.boot:
                             self.health.resets += 1
                             yield DeviceReset(before, event, now)
+                            if event.seq != 0:
+                                # Its boot hello went missing: fetch all since the boot.
+                                expected = 1
+                                self._send(port, "REPLAY", **{"from": 1})
+                                asked_replay, asked_at = True, now
                         if not self.health.up:
                             self.health.up = True
                             self.health.connects += 1
                             yield LinkUp(event, now)
                         if before is not None and before.boot != event.boot:
                             self._send(port, "GET", what="snapshot")
-                    else:
-                        expected = (event.seq + 1) % SEQ_MODULUS
-                    continue
+                        continue
+                    # The same boot saying hello again (before a snapshot): an ordinary
+                    # frame in the sequence.
                 if hello is None:
                     self.health.before_hello += 1
                     continue
                 ahead = (event.seq - expected) % SEQ_MODULUS
-                if ahead and isinstance(event, SNAPSHOTS) and asked_replay:
-                    ahead = 0  # the device answered the replay with its whole state
-                    self.health.snapshots += 1
+                if isinstance(event, Gap) and ahead < SEQ_MODULUS // 2:
+                    # The device cannot replay what was missed: lost, say so, go on
+                    # from here; its snapshot comes next.
+                    self.health.lost += (event.last - event.first) % SEQ_MODULUS + 1
+                    expected = (event.seq + 1) % SEQ_MODULUS
+                    asked_replay = False
+                    yield Problem(
+                        f"frames {event.first} to {event.last} were lost: the device could "
+                        "not replay them",
+                        now,
+                    )
+                    continue
+                behind_run = behind_run + 1 if ahead >= SEQ_MODULUS // 2 else 0
                 if ahead == 0:
                     expected = (event.seq + 1) % SEQ_MODULUS
                     asked_replay = False
                     if isinstance(event, Heartbeat):
                         self.health.last_heartbeat = now
+                        continue
+                    if isinstance(event, Hello):
                         continue
                     yield Received(event, now)
                 elif ahead < SEQ_MODULUS // 2:
@@ -236,7 +252,10 @@ class Link:
                         self._send(port, "REPLAY", **{"from": expected})
                         asked_replay, asked_at = True, now
                 else:
-                    self.health.duplicates += 1
+                    self.health.stale += 1  # already had it (a replay overlapping)
+                    if behind_run >= 3 and now - asked_get > 1.0:
+                        self._send(port, "GET", what="snapshot")  # the hello tells a reset
+                        asked_get = now
 
     def _count(self, parser: Parser) -> None:
         self.health.frames = parser.frames

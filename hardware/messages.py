@@ -48,6 +48,16 @@ class Heartbeat(Event):
 
 
 @dataclass(frozen=True)
+class Gap(Event):
+    """The device cannot replay frames ``first`` to ``last`` (they left its ring): they
+    are lost, and a snapshot follows."""
+
+    TYPE = "GAP"
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
 class DieRolling(Event):
     """The die was picked up and thrown: a roll is on its way."""
 
@@ -154,6 +164,7 @@ EVENTS: dict[str, type[Event]] = {
     for cls in (
         Hello,
         Heartbeat,
+        Gap,
         DieRolling,
         DieRolled,
         DieInvalid,

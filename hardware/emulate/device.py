@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from hardware.messages import Event, Heartbeat, Hello, encode
+from hardware.messages import Event, Gap, Heartbeat, Hello, encode
 from hardware.protocol import SEQ_MODULUS, Frame, Parser
 
 FAULT_KINDS = ("garbage", "flip", "drop", "duplicate", "reboot", "unplug")
@@ -192,6 +192,8 @@ class Emulator:
         than the ring (sequence numbers wrap, but not within one ring)."""
         frames = list(self.ring)
         if start is None or not start.isdigit() or not frames or frames[0].seq > int(start):
+            first = int(start) if start is not None and start.isdigit() else self.seq
+            self.emit(Gap(seq=0, first=first, last=(self.seq - 1) % SEQ_MODULUS), faults=False)
             self.emit(self.snapshot(), faults=False)
             return
         for frame in frames:
