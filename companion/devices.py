@@ -4,6 +4,7 @@ command line. Output formats are a contract (``docs/cli.md``)."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import sys
@@ -46,6 +47,7 @@ def emulate(
         faults=Faults.parse(faults),
         link=Path(link) if link else None,
         clock=time.monotonic,
+        boot_ids=lambda: os.urandom(4).hex().upper(),
     )
     print(device.port.path, file=out, flush=True)
     stopping = []
@@ -99,6 +101,8 @@ def watch(port: str, *, count: int | None, as_json: bool, kind: str | None, out:
                 words = " ".join(f"{k}={v}" for k, v in line.items() if k not in ("event", "seq"))
                 seq = f"#{line['seq']} " if "seq" in line else ""
                 print(f"{seq}{line['event']} {words}".rstrip(), file=out, flush=True)
+            if enough():
+                break
     except KeyboardInterrupt:
         pass
     return 0

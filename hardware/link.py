@@ -31,10 +31,34 @@ class Port(Protocol):
 
 
 def open_serial(path: str) -> Port:
-    """A real serial port, opened exclusively, reads returning after 50 ms at most."""
+    """A real serial port, opened exclusively, reads returning after 50 ms at most.
+
+    ``path`` is a device path (best a stable one: ``/dev/serial/by-id/...`` or a udev
+    link), or ``usb:VID:PID[:SERIAL]`` (hexadecimal ids) to find a USB device by who it is.
+    """
     import serial
 
-    return serial.Serial(path, baudrate=115200, timeout=0.05, exclusive=True)
+    return serial.Serial(find_port(path), baudrate=115200, timeout=0.05, exclusive=True)
+
+
+def find_port(spec: str) -> str:
+    """The device path for ``spec``; ``usb:VID:PID[:SERIAL]`` is looked up among the
+    ports present, anything else is a path. A USB device that is not there raises
+    ``FileNotFoundError`` naming what was looked for."""
+    if not spec.startswith("usb:"):
+        return spec
+    from serial.tools import list_ports
+
+    parts = spec.split(":")[1:]
+    try:
+        vid, pid = int(parts[0], 16), int(parts[1], 16)
+    except (IndexError, ValueError):
+        raise ValueError(f"expected usb:VID:PID[:SERIAL] in hexadecimal, got {spec!r}") from None
+    serial_number = parts[2] if len(parts) > 2 else None
+    for port in list_ports.comports():
+        if port.vid == vid and port.pid == pid and serial_number in (None, port.serial_number):
+            return port.device
+    raise FileNotFoundError(f"no USB serial device {spec} is plugged in")
 
 
 @dataclass(frozen=True)
@@ -176,7 +200,11 @@ class Link:
         self._send(port, "GET", what="snapshot")
         heard = self.clock()
         while not stop():
-            data = port.read(4096)
+            # One byte waits for the line (up to the port's timeout); then take all there is.
+            data = port.read(1)
+            waiting = getattr(port, "in_waiting", 0)
+            if data and waiting:
+                data += port.read(waiting)
             now = self.clock()
             if data:
                 heard = now

@@ -107,8 +107,13 @@ class Emulator:
         faults: Faults | None = None,
         link: Path | None = None,
         clock: Callable[[], float],
+        boot_ids: Callable[[], str] | None = None,
     ) -> None:
         self.rng = rng
+        # A real device draws its boot id from hardware noise; tests pass a seeded one,
+        # the command line the operating system's randomness, so that two runs with one
+        # seed are still two boots.
+        self.boot_ids = boot_ids or (lambda: f"{self.rng.getrandbits(32):08X}")
         self.serial = serial
         self.faults = faults or Faults()
         self.clock = clock
@@ -128,7 +133,7 @@ class Emulator:
     def start(self) -> None:
         """Boot: a new boot id, sequence numbers from zero, counters from zero, hello."""
         self.boots += 1
-        self.boot = f"{self.rng.getrandbits(32):08X}"
+        self.boot = self.boot_ids()
         self.seq = 0
         self.ring.clear()
         self.reset_counters()

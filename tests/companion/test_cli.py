@@ -151,3 +151,76 @@ def test_simulate_regie_counts_its_situations(capsys):
     assert situations.get("fall-through", 0) <= situations["insert"]
     for seat, scores in enumerate(summary["scores"]):
         assert scores["max"] <= 5 * 8, seat  # the best compartment is worth 5
+
+
+def start_emulator(kind: str, seed: int, link, *extra: str) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [companion_command(), "emulate", kind, "--seed", str(seed), "--link", str(link),
+         "--interval", "0.05", *extra],
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    first = process.stdout.readline()  # the pseudo-terminal's path, then it runs
+    assert first.startswith("/dev/"), first
+    return process
+
+
+def companion_command() -> str:
+    return shutil.which("companion") or str(
+        __import__("pathlib").Path(sys.executable).with_name("companion")
+    )
+
+
+@pytest.mark.parametrize("kind", ["die", "regie"])
+def test_emulate_and_watch_print_the_hello_then_events_in_sequence(tmp_path, capsys, kind):
+    link = tmp_path / f"{kind}-port"
+    emulator = start_emulator(kind, 3, link)
+    try:
+        code, out, _ = run(capsys, "devices", "watch", str(link), "--count", "20", "--json")
+    finally:
+        emulator.terminate()
+        emulator.wait(timeout=10)
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert lines[0]["event"] == "hello" and lines[0]["kind"] == kind
+    events = lines[1:]
+    assert len(events) == 20
+    seqs = [event["seq"] for event in events]
+    assert seqs == sorted(seqs) and len(set(seqs)) == 20
+    if kind == "die":
+        faces = [event["face"] for event in events if event["event"] == "roll"]
+        assert faces and all(1 <= face <= 6 for face in faces)
+    assert not link.exists()  # the emulator removed its link when it stopped
+
+
+def test_watch_reconnects_after_the_device_is_replaced(tmp_path):
+    link = tmp_path / "die-port"
+    first = start_emulator("die", 3, link)
+    watch = subprocess.Popen(
+        [companion_command(), "devices", "watch", str(link), "--count", "40", "--json"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    second = None
+    try:
+        lines = []
+        for line in watch.stdout:  # waits on each line the watch prints
+            lines.append(json.loads(line))
+            if len(lines) == 5 and second is None:
+                first.terminate()
+                first.wait(timeout=10)
+                second = start_emulator("die", 3, link)  # the same seed: a new boot all the same
+            if lines[-1]["event"] == "reset":
+                break
+        events = [line["event"] for line in lines]
+        assert "link-down" in events and "reset" in events
+        reset = next(line for line in lines if line["event"] == "reset")
+        assert reset["before"] != reset["after"]
+        more = [json.loads(watch.stdout.readline()) for _ in range(3)]
+        assert all("seq" in line for line in more)  # and it goes on with the new device
+    finally:
+        watch.kill()
+        for process in (first, second):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=10)

@@ -189,3 +189,16 @@ def test_garbage_from_the_device_is_counted_never_raised(tmp_path):
         assert bench.link.health.refused == 1 and bench.link.health.bad_frames >= 1
     finally:
         bench.close()
+
+
+def test_usb_ids_that_are_not_plugged_in_are_named(monkeypatch):
+    from serial.tools import list_ports
+
+    from hardware.link import find_port
+
+    monkeypatch.setattr(list_ports, "comports", lambda: [])
+    assert find_port("/dev/serial/by-id/usb-x") == "/dev/serial/by-id/usb-x"
+    with pytest.raises(FileNotFoundError, match="no USB serial device usb:2e8a:000a"):
+        find_port("usb:2e8a:000a")
+    with pytest.raises(ValueError, match="expected usb:VID:PID"):
+        find_port("usb:pico")
