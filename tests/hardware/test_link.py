@@ -202,3 +202,20 @@ def test_usb_ids_that_are_not_plugged_in_are_named(monkeypatch):
         find_port("usb:2e8a:000a")
     with pytest.raises(ValueError, match="expected usb:VID:PID"):
         find_port("usb:pico")
+
+
+def test_a_busy_port_is_reported_with_the_reason(tmp_path):
+    import serial
+
+    link_path = tmp_path / "busy"
+    device = DieEmulator(random.Random(1), serial="T1", link=link_path, clock=time.monotonic)
+    holder = serial.Serial(str(link_path), exclusive=True)
+    try:
+        sleeps = []
+        link = Link(str(link_path), sleep=sleeps.append)
+        down = next(link.run(stop=lambda: bool(sleeps)))
+        assert isinstance(down, LinkDown) and "cannot open" in down.reason
+        assert "lock" in down.reason.lower()
+    finally:
+        holder.close()
+        device.close()
