@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     emulate.add_argument("--interval", type=float, default=0.5, help="seconds between events")
     emulate.add_argument("--count", type=int, help="stop acting after this many throws or moves")
+    emulate.add_argument(
+        "--script", help="the die's throws in order, e.g. 6,1,crooked,4 (then seeded random)"
+    )
 
     devices = commands.add_parser("devices", help="serial devices")
     device_commands = devices.add_subparsers(dest="devices_command", required=True)
@@ -83,6 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--count", type=int, help="stop after this many events")
     watch.add_argument("--json", action="store_true", help="one JSON object a line")
     watch.add_argument("--kind", choices=["die", "regie"], help="accept only this kind")
+    watch.add_argument(
+        "--settle",
+        type=float,
+        default=0.0,
+        help="seconds to wait after opening, for a board that resets when its port opens",
+    )
     return parser
 
 
@@ -105,12 +114,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 interval=args.interval,
                 count=args.count,
                 out=sys.stdout,
+                script=args.script,
             )
         if args.command == "devices":
             from companion.devices import watch
 
             return watch(args.port, count=args.count, as_json=args.json, kind=args.kind,
-                         out=sys.stdout)  # fmt: skip
+                         out=sys.stdout, settle=args.settle)  # fmt: skip
         return run_simulate(args)
     except (RulesError, UsageError, ValueError) as error:
         print(f"companion: error: {error}", file=sys.stderr)

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from hardware.emulate.device import Faults
 from hardware.link import DeviceReset, Link, LinkDown, LinkUp, Problem, Received
-from hardware.messages import Event
+from hardware.messages import BAD_ROLLS, Event
 
 
 def event_json(event: Event) -> dict:
@@ -35,6 +35,7 @@ def emulate(
     interval: float,
     count: int | None,
     out: TextIO,
+    script: str | None = None,
 ) -> int:
     """Run a device emulator on a new pseudo-terminal until stopped (or ``count`` acts)."""
     from hardware.emulate.die import DieEmulator
@@ -49,6 +50,15 @@ def emulate(
         clock=time.monotonic,
         boot_ids=lambda: os.urandom(4).hex().upper(),
     )
+    if script:
+        if kind != "die":
+            device.close()
+            raise ValueError("--script scripts the die's throws")
+        device.script = [throw.strip() for throw in script.split(",")]
+        bad = [t for t in device.script if t not in ("1", "2", "3", "4", "5", "6", *BAD_ROLLS)]
+        if bad:
+            device.close()
+            raise ValueError(f"--script: a throw is 1 to 6, crooked, tilted or handled: {bad[0]!r}")
     print(device.port.path, file=out, flush=True)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
@@ -71,9 +81,17 @@ def emulate(
     return 0
 
 
-def watch(port: str, *, count: int | None, as_json: bool, kind: str | None, out: TextIO) -> int:
+def watch(
+    port: str,
+    *,
+    count: int | None,
+    as_json: bool,
+    kind: str | None,
+    out: TextIO,
+    settle: float = 0.0,
+) -> int:
     """Print the device's hello and each event as it arrives, reconnecting by itself."""
-    link = Link(port, kind=kind)
+    link = Link(port, kind=kind, settle=settle)
     received = [0]  # read by the stop test between events
 
     def enough() -> bool:
