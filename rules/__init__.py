@@ -38,6 +38,14 @@ def get_game(name: str) -> Game:
         raise UnknownGame(name, tuple(GAMES)) from None
 
 
+def game_of(state: Any) -> Game:
+    """The registered game that ``state`` belongs to."""
+    for game in GAMES.values():
+        if isinstance(state, game.state_type):
+            return game
+    raise TypeError(f"not a state of a registered game: {type(state).__name__}")
+
+
 def new_game(
     name: str,
     players: int | None = None,
@@ -92,6 +100,7 @@ __all__ = [
     "View",
     "Violation",
     "format_state",
+    "game_of",
     "get_game",
     "new_game",
     "parse_state",

@@ -182,6 +182,7 @@ class Game(Generic[S, M, K]):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    state_type: ClassVar[type]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()

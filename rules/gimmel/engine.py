@@ -52,6 +52,7 @@ def _leap_table(columns: int, rows: int) -> dict[Kind, tuple[tuple[int, ...], ..
 class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
     name = "gimmel"
     title = "Gimmel"
+    state_type = GimmelState
     min_players = 2
     max_players = 2
     option_specs = OPTION_SPECS

@@ -62,6 +62,7 @@ def effective_kit(state: RegieState) -> RegieKit:
 class Regie(Game[RegieState, RegieMove, RegieKit]):
     name = "regie"
     title = "Regie"
+    state_type = RegieState
     min_players = 2
     max_players = 2
     option_specs = OPTION_SPECS

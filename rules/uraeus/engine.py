@@ -48,6 +48,7 @@ class Result(NamedTuple):
 class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
     name = "uraeus"
     title = "Uräus"
+    state_type = UraeusState
     min_players = 2
     max_players = 4
     option_specs = OPTION_SPECS

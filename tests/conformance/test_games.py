@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules import CHANCE, GAMES, IllegalMove, View, new_game, parse_state
+from rules import CHANCE, GAMES, IllegalMove, View, game_of, new_game, parse_state
 from rules.catalogue import catalogue
 from rules.notation import dumps, loads
 from rules.playout import choose_move, game_rng
@@ -61,6 +61,7 @@ def attempt(game, state, move):
 
 def check_step(game, state, rng):
     """Check every per-state invariant; return the legal player moves."""
+    assert game_of(state) is game
     actor = game.to_act(state)
     over = game.is_over(state)
     assert (actor is None) == over
