@@ -111,7 +111,7 @@ def test_export_and_import_replay_the_same_game(tmp_path):
     copy = journal.import_record("other", record)
     assert journal.replay(copy) == journal.replay(game_id)
     record["entries"][5]["data"] = {"type": "roll", "face": 9}
-    with pytest.raises(IllegalMove, match="uraeus.die-face"):
+    with pytest.raises(IllegalMove, match=r"uraeus\.die-face"):
         journal.import_record("bad", record)
     with pytest.raises(JournalError, match="not a game record"):
         journal.import_record("bad", {"record": 7})
@@ -141,7 +141,7 @@ def test_schema_versions_migrate_up_and_refuse_the_unknown(tmp_path):
         Journal(newer)
     broken = tmp_path / "broken.sqlite"
     broken.write_bytes(b"this is no database" * 100)
-    with pytest.raises(JournalError, match="broken.sqlite is not a usable journal"):
+    with pytest.raises(JournalError, match=r"broken\.sqlite is not a usable journal"):
         Journal(broken)
 
 
