@@ -119,6 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "devices":
             from companion.devices import watch
 
+            if args.count is not None and args.count < 1:
+                raise UsageError(f"--count must be at least 1, got {args.count}")
             return watch(args.port, count=args.count, as_json=args.json, kind=args.kind,
                          out=sys.stdout, settle=args.settle)  # fmt: skip
         return run_simulate(args)

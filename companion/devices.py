@@ -3,6 +3,7 @@ command line. Output formats are a contract (``docs/cli.md``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -93,6 +94,7 @@ def watch(
     """Print the device's hello and each event as it arrives, reconnecting by itself."""
     link = Link(port, kind=kind, settle=settle)
     received = [0]  # read by the stop test between events
+    last_down = None
 
     def enough() -> bool:
         return count is not None and received[0] >= count
@@ -108,7 +110,12 @@ def watch(
                 line = {"event": "reset", "before": happening.before.boot,
                         "after": happening.after.boot}  # fmt: skip
             elif isinstance(happening, LinkDown):
+                if happening.reason == last_down:
+                    continue  # the same trouble again: said once is enough
+                last_down = happening.reason
                 line = {"event": "link-down", "reason": happening.reason}
+                if _hopeless(happening.reason):
+                    raise ValueError(f"{port}: {happening.reason}")
             elif isinstance(happening, Problem):
                 line = {"event": "problem", "reason": happening.reason}
             else:  # pragma: no cover
@@ -119,11 +126,22 @@ def watch(
                 words = " ".join(f"{k}={v}" for k, v in line.items() if k not in ("event", "seq"))
                 seq = f"#{line['seq']} " if "seq" in line else ""
                 print(f"{seq}{line['event']} {words}".rstrip(), file=out, flush=True)
+            if isinstance(happening, LinkUp):
+                last_down = None
             if enough():
                 break
-    except KeyboardInterrupt:
-        pass
+    except BrokenPipeError:  # the reader (say `head`) has had enough
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - quiet the exit flush
     return 0
+
+
+def _hopeless(reason: str) -> bool:
+    """A port that will never work: not a terminal, a directory, a malformed name."""
+    return any(
+        words in reason
+        for words in ("Inappropriate ioctl", "Is a directory", "expected usb:VID:PID")
+    )
 
 
 def stderr_health(link: Link) -> None:  # pragma: no cover - for people at a terminal

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from hardware.counters import Counters
 from hardware.messages import Event, Gap, Heartbeat, Hello, Refusal, decode
 from hardware.protocol import SEQ_MODULUS, Parser, frame
 
@@ -38,7 +39,9 @@ def open_serial(path: str) -> Port:
     """
     import serial
 
-    return serial.Serial(find_port(path), baudrate=115200, timeout=0.05, exclusive=True)
+    return serial.Serial(
+        find_port(path), baudrate=115200, timeout=0.05, write_timeout=1.0, exclusive=True
+    )
 
 
 def find_port(spec: str) -> str:
@@ -112,7 +115,9 @@ class Health:
     refused: int = 0
     gaps: int = 0
     replays: int = 0
-    lost: int = 0
+    lost: int = 0  # frames the device could not replay
+    doubled_counts: int = 0  # events whose counter did not advance: passed over
+    missed_counts: int = 0  # events the device's counters say it never sent
     resets: int = 0
     duplicates: int = 0  # frames received twice in a row
     stale: int = 0  # frames from behind the sequence, already received
@@ -122,6 +127,10 @@ class Health:
 
 class LinkLost(Exception):
     """The connection is no good any more; the message says why."""
+
+
+class WrongDevice(LinkLost):
+    """Another kind of device answered on the port."""
 
 
 class Link:
@@ -148,6 +157,7 @@ class Link:
         self.health = Health()
         self.hello: Hello | None = None  # the last hello seen, across connections
         self.parser = Parser()
+        self.counters = Counters()
         self._seq = 0
 
     def run(self, stop: Callable[[], bool] = lambda: False) -> Iterator[LinkEvent]:
@@ -158,7 +168,7 @@ class Link:
                 port = self.open_port(self.path)
             except (OSError, ValueError) as error:  # SerialException is an OSError
                 if not down_reported:
-                    yield LinkDown(f"cannot open {self.path}: {error}", self.clock())
+                    yield LinkDown(f"cannot open {self.path}: {error} (trying again)", self.clock())
                     down_reported = True
                 self.sleep(self.backoff[min(failures, len(self.backoff) - 1)])
                 failures += 1
@@ -171,11 +181,13 @@ class Link:
             except (OSError, LinkLost) as error:
                 self.health.downs += 1
                 self.health.up = False
-                reason = str(error) or type(error).__name__
+                reason = _plain(error)
                 self.health.reasons[reason] = self.health.reasons.get(reason, 0) + 1
                 yield LinkDown(reason, self.clock())
                 down_reported = True
-                self.sleep(self.backoff[min(failures, len(self.backoff) - 1)])
+                # The wrong device stays the wrong device: wait the longest before asking.
+                wait = self.backoff[-1] if isinstance(error, WrongDevice) else None
+                self.sleep(wait or self.backoff[min(failures, len(self.backoff) - 1)])
                 failures += 1
             finally:
                 with contextlib.suppress(OSError):
@@ -192,13 +204,13 @@ class Link:
         parser.buffer.clear()  # half a frame from the last connection is no frame
         hello: Hello | None = None
         expected = 0
-        asked_replay = False
-        asked_at = 0.0
+        replays_unanswered = 0
+        asked_at = -1.0  # when the last REPLAY went out; < 0: none outstanding
         behind_run = 0  # frames in a row from behind: a reset whose hello was lost?
         previous = None
-        asked_get = self.clock()
+        dropped_at_start = sum(parser.dropped.values())
         self._send(port, "GET", what="snapshot")
-        heard = self.clock()
+        asked_get = heard = self.clock()
         while not stop():
             # One byte waits for the line (up to the port's timeout); then take all there is.
             data = port.read(1)
@@ -206,12 +218,29 @@ class Link:
             if data and waiting:
                 data += port.read(waiting)
             now = self.clock()
-            if data:
-                heard = now
-            elif now - heard > self.silence:
-                raise LinkLost(f"no word from the device for {self.silence:g} s")
             frames = parser.feed(data)
             self._count(parser)
+            if frames:
+                heard = now  # only whole frames count as the device speaking
+            elif now - heard > self.silence:
+                dropped = sum(parser.dropped.values()) - dropped_at_start
+                what = "no hello" if hello is None else "no word"
+                raise LinkLost(
+                    f"{what} from the device for {self.silence:g} s"
+                    + (f" ({dropped} bytes of garbage: is the speed right?)" if dropped else "")
+                )
+            if hello is None and now - asked_get > 1.0:
+                self._send(port, "GET", what="snapshot")  # the first may have been lost
+                asked_get = now
+            if asked_at >= 0 and now - asked_at > 1.0:
+                if replays_unanswered >= 2:
+                    # The device does not replay: take its word afresh (hello, snapshot).
+                    self._send(port, "GET", what="snapshot")
+                    asked_get, asked_at, replays_unanswered = now, -1.0, 0
+                else:
+                    self._send(port, "REPLAY", **{"from": expected})
+                    self.health.replays += 1
+                    asked_at, replays_unanswered = now, replays_unanswered + 1
             for raw in frames:
                 if raw == previous:  # the same frame twice in a row: a doubled send
                     self.health.duplicates += 1
@@ -224,12 +253,13 @@ class Link:
                     continue
                 if isinstance(event, Hello):
                     if self.kind is not None and event.kind != self.kind:
-                        raise LinkLost(f"a {event.kind} device answered, not a {self.kind}")
+                        raise WrongDevice(f"a {event.kind} device answered, not a {self.kind}")
                     if hello is None or event.boot != hello.boot:
                         before = hello or self.hello
                         hello = self.hello = event
                         expected = (event.seq + 1) % SEQ_MODULUS
-                        asked_replay = False
+                        asked_at, replays_unanswered = -1.0, 0
+                        self.counters.check(event)
                         if before is not None and before.boot != event.boot:
                             self.health.resets += 1
                             yield DeviceReset(before, event, now)
@@ -237,56 +267,87 @@ class Link:
                                 # Its boot hello went missing: fetch all since the boot.
                                 expected = 1
                                 self._send(port, "REPLAY", **{"from": 1})
-                                asked_replay, asked_at = True, now
+                                self.health.replays += 1
+                                asked_at = now
+                            elif now - asked_get > 1.0:
+                                self._send(port, "GET", what="snapshot")
+                                asked_get = now
                         if not self.health.up:
                             self.health.up = True
                             self.health.connects += 1
                             yield LinkUp(event, now)
-                        if before is not None and before.boot != event.boot:
-                            self._send(port, "GET", what="snapshot")
                         continue
-                    # The same boot saying hello again (before a snapshot): an ordinary
-                    # frame in the sequence.
+                    ahead = (event.seq - expected) % SEQ_MODULUS
+                    if ahead and ahead < SEQ_MODULUS // 2:
+                        # Its own hello again, ahead of what we have: it answered our GET
+                        # while frames were missing. Those are lost; go on from here.
+                        self._lost(ahead)
+                        yield Problem(f"{ahead} frames were lost before seq {event.seq}", now)
+                        expected, asked_at, replays_unanswered = event.seq, -1.0, 0
                 if hello is None:
                     self.health.before_hello += 1
                     continue
                 ahead = (event.seq - expected) % SEQ_MODULUS
                 if isinstance(event, Gap) and ahead < SEQ_MODULUS // 2:
-                    # The device cannot replay what was missed: lost, say so, go on
-                    # from here; its snapshot comes next.
-                    self.health.lost += (event.last - event.first) % SEQ_MODULUS + 1
-                    expected = (event.seq + 1) % SEQ_MODULUS
-                    asked_replay = False
+                    # The device cannot replay what was missed: lost, say so, go on from
+                    # here, and ask for its word afresh (a new boot shows in the hello).
+                    self._lost((event.last - event.first) % SEQ_MODULUS + 1)
+                    expected, asked_at, replays_unanswered = (event.seq + 1) % SEQ_MODULUS, -1.0, 0
                     yield Problem(
                         f"frames {event.first} to {event.last} were lost: the device could "
                         "not replay them",
                         now,
                     )
+                    self._send(port, "GET", what="snapshot")
+                    asked_get = now
                     continue
                 behind_run = behind_run + 1 if ahead >= SEQ_MODULUS // 2 else 0
                 if ahead == 0:
                     expected = (event.seq + 1) % SEQ_MODULUS
-                    asked_replay = False
+                    asked_at, replays_unanswered = -1.0, 0
                     if isinstance(event, Heartbeat):
                         self.health.last_heartbeat = now
                         continue
                     if isinstance(event, Hello):
                         continue
+                    verdict = self.counters.check(event)
+                    if verdict.kind == "doubled":
+                        self.health.doubled_counts += 1
+                        yield Problem(f"{event.TYPE} counted twice by the device: passed over", now)
+                        continue
+                    if verdict.kind == "missed":
+                        self.health.missed_counts += verdict.missed
+                        yield Problem(
+                            f"the device's count skipped {verdict.missed} {event.TYPE} "
+                            "event(s): they were never sent",
+                            now,
+                        )
                     yield Received(event, now)
                 elif ahead < SEQ_MODULUS // 2:
-                    if not asked_replay or now - asked_at > 1.0:  # ask again if unheard
+                    if asked_at < 0:
                         self.health.gaps += 1
                         self.health.replays += 1
                         self._send(port, "REPLAY", **{"from": expected})
-                        asked_replay, asked_at = True, now
+                        asked_at, replays_unanswered = now, 1
                 else:
                     self.health.stale += 1  # already had it (a replay overlapping)
                     if behind_run >= 3 and now - asked_get > 1.0:
                         self._send(port, "GET", what="snapshot")  # the hello tells a reset
                         asked_get = now
 
+    def _lost(self, count: int) -> None:
+        self.health.lost += count
+
     def _count(self, parser: Parser) -> None:
         self.health.frames = parser.frames
         self.health.dropped_bytes = sum(parser.dropped.values())
         self.health.bad_frames = sum(parser.bad_frames.values())
         self.health.resyncs = parser.resyncs
+
+
+def _plain(error: BaseException) -> str:
+    """The reason in words a player can act on (pyserial's own are cryptic)."""
+    text = str(error) or type(error).__name__
+    if "readiness to read but returned no data" in text or "Input/output error" in text:
+        return "the device went away (unplugged, or its port closed)"
+    return text

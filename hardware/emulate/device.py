@@ -55,17 +55,26 @@ class PseudoTerminal:
     """A pseudo-terminal pair in raw mode; ``path`` is what a serial port would be."""
 
     def __init__(self, link: Path | None = None) -> None:
+        if link is not None and link.exists() and not link.is_symlink():
+            raise ValueError(f"--link {link} exists and is not a symbolic link: not replaced")
         self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)  # no echo, no newline translation: a plain byte pipe
-        # Like a UART with nobody listening: what does not fit is lost, nothing blocks.
-        os.set_blocking(self.master, False)
-        self.path = os.ttyname(self.slave)
-        self.unheard = 0
-        self.link = link
-        if link is not None:
-            with contextlib.suppress(FileNotFoundError):
-                link.unlink()
-            link.symlink_to(self.path)
+        try:
+            tty.setraw(self.slave)  # no echo, no newline translation: a plain byte pipe
+            # Like a UART with nobody listening: what does not fit is lost, nothing blocks.
+            os.set_blocking(self.master, False)
+            self.path = os.ttyname(self.slave)
+            self.unheard = 0
+            self.link = link
+            if link is not None:
+                # Made under a temporary name and renamed: the link is never missing.
+                temporary = link.with_name(f".{link.name}.{os.getpid()}")
+                with contextlib.suppress(FileNotFoundError):
+                    temporary.unlink()
+                temporary.symlink_to(self.path)
+                os.replace(temporary, link)
+        except OSError as error:
+            self.close()
+            raise ValueError(f"cannot make the link {link}: {error.strerror}") from None
 
     def write(self, data: bytes) -> None:
         try:
@@ -87,6 +96,12 @@ class PseudoTerminal:
         for fd in (self.master, self.slave):
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+    def unlink(self) -> None:
+        """Remove the link, unless another emulator has taken it over since."""
+        link = self.link
+        if link is not None and link.is_symlink() and os.readlink(link) == self.path:
+            link.unlink()
 
 
 class Emulator:
@@ -133,6 +148,7 @@ class Emulator:
     def start(self) -> None:
         """Boot: a new boot id, sequence numbers from zero, counters from zero, hello."""
         self.boots += 1
+        self.booted = self.clock()
         self.boot = self.boot_ids()
         self.seq = 0
         self.ring.clear()
@@ -190,20 +206,22 @@ class Emulator:
             elif frame.type == "REPLAY":
                 self.replay(frame.get("from"))
         if self.clock() - self.last_sent >= self.heartbeat:
-            self.emit(Heartbeat(seq=0, up=int(self.clock() * 1000) % 2**32))
+            up = int((self.clock() - self.booted) * 1000) % 2**32
+            self.emit(Heartbeat(seq=0, up=up))
 
     def replay(self, start: str | None) -> None:
         """Send the ring's frames again from ``start`` on; a snapshot when it is older
         than the ring (sequence numbers wrap, but not within one ring)."""
         frames = list(self.ring)
-        if start is None or not start.isdigit() or not frames or frames[0].seq > int(start):
-            first = int(start) if start is not None and start.isdigit() else self.seq
+        wanted = int(start) if start is not None and start.isdigit() else None
+        index = next((i for i, f in enumerate(frames) if f.seq == wanted), None)
+        if index is None:  # not in the ring (too old, or never sent): say what is lost
+            first = wanted if wanted is not None else self.seq
             self.emit(Gap(seq=0, first=first, last=(self.seq - 1) % SEQ_MODULUS), faults=False)
             self.emit(self.snapshot(), faults=False)
             return
-        for frame in frames:
-            if frame.seq >= int(start):
-                self._send(frame, faults=False)
+        for frame in frames[index:]:  # in sending order, across a wrap of the numbers
+            self._send(frame, faults=False)
 
     def maybe_disrupt(self) -> None:
         """Between events: perhaps reboot, perhaps be unplugged and plugged in again."""
@@ -213,15 +231,13 @@ class Emulator:
         if self._strikes("unplug"):
             self.fault_log.append(("unplug", None))
             link = self.port.link
-            self.port.close()
+            self.port.close()  # its link now points at nothing, as a device node vanishes
             self.port = PseudoTerminal(link)
             self.start()
 
     def close(self) -> None:
+        self.port.unlink()
         self.port.close()
-        if self.port.link is not None:
-            with contextlib.suppress(FileNotFoundError):
-                self.port.link.unlink()
 
     # -- for subclasses -------------------------------------------------------------
 

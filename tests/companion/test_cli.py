@@ -224,3 +224,10 @@ def test_watch_reconnects_after_the_device_is_replaced(tmp_path):
             if process is not None:
                 process.terminate()
                 process.wait(timeout=10)
+
+
+def test_watch_ends_with_an_error_on_a_port_that_can_never_work(capsys, tmp_path):
+    code, _, err = run(capsys, "devices", "watch", str(tmp_path), "--json")
+    assert code == 2 and "companion: error:" in err and str(tmp_path) in err
+    code, _, err = run(capsys, "devices", "watch", "/dev/null", "--count", "0")
+    assert code == 2 and "--count must be at least 1" in err

@@ -250,7 +250,8 @@ def test_a_silent_device_is_declared_down_by_the_heartbeat_timeout():
     port = SilentPort()
     link = Link("fake", open_port=lambda path: port, clock=clock, sleep=lambda s: None, silence=3.0)
     down = next(link.run())
-    assert isinstance(down, LinkDown) and down.reason == "no word from the device for 3 s"
+    assert isinstance(down, LinkDown) and down.reason == "no hello from the device for 3 s"
+    assert port.written.count(b" GET what=snapshot ") >= 3  # asked again every second
     assert port.written.startswith(b"@0 GET what=snapshot *")  # it asked for the state first
 
 
@@ -266,3 +267,39 @@ def test_the_die_throws_its_script_first(tmp_path):
             device.throw("7")
     finally:
         device.close()
+
+
+def test_a_device_that_does_not_replay_is_resynced_and_the_loss_reported(tmp_path):
+    bench = start(tmp_path, DieEmulator, Faults())
+    try:
+        bench.device.replay = lambda start: None  # a device without REPLAY
+        with bench.lock:
+            bench.device.faults.rates["drop"] = 1.0
+            bench.device.act()  # these frames never arrive
+            bench.device.faults.rates["drop"] = 0.0
+            bench.device.act()  # these do, after a hole
+        problem = bench.wait_for(Problem, lambda p: "lost" in p.reason)
+        assert "frames were lost" in problem.reason
+        with bench.lock:
+            bench.device.script = ["5"]
+            bench.device.act()
+        rolled = bench.wait_for(Received, lambda r: getattr(r.event, "face", None) == 5)
+        assert rolled.event.face == 5  # and it goes on
+        assert bench.link.health.lost >= 1
+    finally:
+        bench.close()
+
+
+def test_the_link_file_is_never_clobbered_nor_removed_from_another_emulator(tmp_path):
+    plain = tmp_path / "notes.txt"
+    plain.write_text("keep me")
+    with pytest.raises(ValueError, match="exists and is not a symbolic link"):
+        DieEmulator(random.Random(1), serial="T1", link=plain, clock=time.monotonic)
+    assert plain.read_text() == "keep me"
+    link = tmp_path / "die"
+    first = DieEmulator(random.Random(1), serial="T1", link=link, clock=time.monotonic)
+    second = DieEmulator(random.Random(2), serial="T2", link=link, clock=time.monotonic)
+    first.close()  # the link is the second's now: it stays
+    assert link.is_symlink() and str(link.resolve()) == second.port.path
+    second.close()
+    assert not link.is_symlink()
