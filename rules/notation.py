@@ -11,7 +11,8 @@ The helpers below read JSON values with errors that name the path of the bad fie
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from rules.errors import NotationError
 
@@ -95,6 +96,53 @@ def join(where: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{where}[{key}]"
     return f"{where}.{key}" if where else key
+
+
+class Common(NamedTuple):
+    """The fields every state document has, read and checked."""
+
+    data: dict[str, Any]
+    view: Any
+    players: int
+    options: Any
+    kit: Any
+
+
+def common(
+    data: Any,
+    game: str,
+    fields: tuple[str, ...],
+    option_specs: tuple,
+    read_kit: Callable[[Any], Any],
+    players: tuple[int, int],
+) -> Common:
+    """Read a state document's version, fields, view, players, options and kit."""
+    from rules.core import View, resolve_options
+    from rules.errors import KitError, OptionError
+
+    data, _ = header(data, game)
+    keys(data, "", fields)
+    view = View(text(data["view"], "view", tuple(v.value for v in View)))
+    low, high = players
+    if low == high:
+        if integer(data["players"], "players") != low:
+            raise NotationError(
+                "players", f"{game.capitalize()} is played by {low}", data["players"]
+            )
+        count = low
+    else:
+        count = integer(data["players"], "players", low, high)
+    given = obj(data["options"], "options")
+    keys(given, "options", tuple(spec.name for spec in option_specs))
+    try:
+        options = resolve_options(game, option_specs, given)
+    except OptionError as error:
+        raise NotationError("options", str(error)) from None
+    try:
+        kit = read_kit(data["kit"])
+    except KitError as error:
+        raise NotationError("kit", str(error)) from None
+    return Common(data, view, count, options, kit)
 
 
 def header(data: Any, game: str | None = None) -> tuple[dict[str, Any], str]:

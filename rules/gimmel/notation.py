@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import notation as n
-from rules.core import View, resolve_options
-from rules.errors import KitError, NotationError, OptionError
+from rules.errors import NotationError
 from rules.gimmel.kit import kit_from_json
 from rules.gimmel.model import (
     KINDS,
@@ -103,21 +102,9 @@ def state_to_json(state: GimmelState) -> dict[str, Any]:
 
 
 def state_from_json(data: Any) -> GimmelState:
-    data, _ = n.header(data, "gimmel")
-    n.keys(data, "", FIELDS)
-    view = View(n.text(data["view"], "view", tuple(v.value for v in View)))
-    if n.integer(data["players"], "players") != 2:
-        raise NotationError("players", "Gimmel is played by 2", data["players"])
-    given = n.obj(data["options"], "options")
-    n.keys(given, "options", tuple(spec.name for spec in OPTION_SPECS))
-    try:
-        options = resolve_options("gimmel", OPTION_SPECS, given)
-    except OptionError as error:
-        raise NotationError("options", str(error)) from None
-    try:
-        kit = kit_from_json(data["kit"])
-    except KitError as error:
-        raise NotationError("kit", str(error)) from None
+    data, view, _, options, kit = n.common(
+        data, "gimmel", FIELDS, OPTION_SPECS, kit_from_json, players=(2, 2)
+    )
     white = data["white"]
     if white is not None:
         white = n.integer(white, "white", 0, 1)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.errors import KitError
+from rules.kitfields import KitFields
 
 KIT_VERSION = 1
 LEVELS = 6
@@ -86,42 +86,9 @@ class RegieKit:
 
 def kit_from_json(data: Any) -> RegieKit:
     """Validate a kit document (parsed TOML or JSON) and build the kit."""
-
-    def fail(field: str, problem: str, value: Any = None) -> KitError:
-        return KitError("regie", field, problem, value)
-
-    def table(value: Any, field: str, keys: tuple[str, ...]) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise fail(field, f"expected a table with {', '.join(keys)}", value)
-        for key in value:
-            if key not in keys:
-                raise fail(f"{field}.{key}", f"unknown field; expected {', '.join(keys)}")
-        for key in keys:
-            if key not in value:
-                raise fail(f"{field}.{key}", "missing")
-        return value
-
-    def whole(value: Any, field: str, low: int, high: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise fail(field, f"expected a whole number from {low} to {high}", value)
-        return value
-
-    if not isinstance(data, dict):
-        raise fail("(top)", "expected a table of fields", data)
-    allowed = ("kit", "game", "name", "description", "chips_per_player", "frame", "levels", "box")
-    for key in data:
-        if key not in allowed:
-            raise fail(key, f"unknown field; a Regie kit has {', '.join(allowed)}")
-    if data.get("kit") != KIT_VERSION:
-        raise fail("kit", f"expected kit format version {KIT_VERSION}", data.get("kit"))
-    if data.get("game") != "regie":
-        raise fail("game", "expected 'regie'", data.get("game"))
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise fail("name", "expected a non-empty name", name)
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise fail("description", "expected text", description)
+    read = KitFields("regie", KIT_VERSION)
+    fail, table, whole = read.fail, read.table, read.whole
+    name, description = read.header(data, ("chips_per_player", "frame", "levels", "box"))
     if "chips_per_player" not in data:
         raise fail("chips_per_player", "missing")
     chips = whole(data["chips_per_player"], "chips_per_player", 1, MAX_CHIPS)

@@ -6,8 +6,7 @@ import re
 from typing import Any
 
 from rules import notation as n
-from rules.core import View, resolve_options
-from rules.errors import KitError, NotationError, OptionError
+from rules.errors import NotationError
 from rules.regie.kit import BOX_POSITIONS, LEVELS, kit_from_json
 from rules.regie.model import (
     DIRECTIONS,
@@ -166,21 +165,9 @@ def _last_to_json(last: LastMove) -> dict[str, Any]:
 def state_from_json(data: Any) -> RegieState:
     from rules.regie.physics import settle
 
-    data, _ = n.header(data, "regie")
-    n.keys(data, "", FIELDS)
-    view = View(n.text(data["view"], "view", tuple(v.value for v in View)))
-    if n.integer(data["players"], "players") != 2:
-        raise NotationError("players", "Regie is played by 2", data["players"])
-    given = n.obj(data["options"], "options")
-    n.keys(given, "options", tuple(spec.name for spec in OPTION_SPECS))
-    try:
-        options = resolve_options("regie", OPTION_SPECS, given)
-    except OptionError as error:
-        raise NotationError("options", str(error)) from None
-    try:
-        kit = kit_from_json(data["kit"])
-    except KitError as error:
-        raise NotationError("kit", str(error)) from None
+    data, view, _, options, kit = n.common(
+        data, "regie", FIELDS, OPTION_SPECS, kit_from_json, players=(2, 2)
+    )
 
     first = None if data["first"] is None else n.integer(data["first"], "first", 0, 1)
     turn = n.integer(data["turn"], "turn", 0, 1)

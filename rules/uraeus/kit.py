@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.errors import KitError
+from rules.kitfields import KitFields
 
 KIT_VERSION = 1
 
@@ -41,41 +41,10 @@ class UraeusKit:
 
 
 def kit_from_json(data: Any) -> UraeusKit:
-    def fail(field: str, problem: str, value: Any = None) -> KitError:
-        return KitError("uraeus", field, problem, value)
-
-    def table(value: Any, field: str, keys: tuple[str, ...]) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise fail(field, f"expected a table with {', '.join(keys)}", value)
-        for key in value:
-            if key not in keys:
-                raise fail(f"{field}.{key}", f"unknown field; expected {', '.join(keys)}")
-        for key in keys:
-            if key not in value:
-                raise fail(f"{field}.{key}", "missing")
-        return value
-
-    def whole(value: Any, field: str, low: int, high: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise fail(field, f"expected a whole number from {low} to {high}", value)
-        return value
-
-    if not isinstance(data, dict):
-        raise fail("(top)", "expected a table of fields", data)
-    allowed = ("kit", "game", "name", "description", "track", "pieces")
-    for key in data:
-        if key not in allowed:
-            raise fail(key, f"unknown field; an Uräus kit has {', '.join(allowed)}")
-    if data.get("kit") != KIT_VERSION:
-        raise fail("kit", f"expected kit format version {KIT_VERSION}", data.get("kit"))
-    if data.get("game") != "uraeus":
-        raise fail("game", "expected 'uraeus'", data.get("game"))
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise fail("name", "expected a non-empty name", name)
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise fail("description", "expected text", description)
+    """Validate a kit document (parsed TOML or JSON) and build the kit."""
+    read = KitFields("uraeus", KIT_VERSION)
+    fail, table, whole = read.fail, read.table, read.whole
+    name, description = read.header(data, ("track", "pieces"))
 
     track = table(data.get("track"), "track", ("tail", "scale", "goose"))
     tail = whole(track["tail"], "track.tail", 8, 999)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import notation as n
-from rules.core import View, resolve_options
-from rules.errors import KitError, NotationError, OptionError
+from rules.errors import NotationError
 from rules.uraeus.kit import kit_from_json
 from rules.uraeus.model import (
     BORDER,
@@ -113,20 +112,9 @@ def _stone_to_json(stone: Stone) -> dict[str, Any]:
 
 
 def state_from_json(data: Any) -> UraeusState:
-    data, _ = n.header(data, "uraeus")
-    n.keys(data, "", FIELDS)
-    view = View(n.text(data["view"], "view", tuple(v.value for v in View)))
-    players = n.integer(data["players"], "players", 2, 4)
-    given = n.obj(data["options"], "options")
-    n.keys(given, "options", tuple(spec.name for spec in OPTION_SPECS))
-    try:
-        options = resolve_options("uraeus", OPTION_SPECS, given)
-    except OptionError as error:
-        raise NotationError("options", str(error)) from None
-    try:
-        kit = kit_from_json(data["kit"])
-    except KitError as error:
-        raise NotationError("kit", str(error)) from None
+    data, view, players, options, kit = n.common(
+        data, "uraeus", FIELDS, OPTION_SPECS, kit_from_json, players=(2, 4)
+    )
 
     contenders: tuple[int, ...] = ()
     rolls: tuple[int, ...] = ()
