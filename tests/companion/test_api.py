@@ -1,0 +1,153 @@
+"""The JSON API through Flask's test client: a fresh app and journal per test."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.app import Service, create_app
+from companion.journal import Journal
+from companion.tables import ConfigError, Table, TableConfig, read_config
+
+PIN = {"X-Table-PIN": "4711"}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def build(tmp_path, clock=None):
+    clock = clock or Clock()
+    journal = Journal(tmp_path / "journal.sqlite", clock=clock)
+    tables = [
+        Table(TableConfig("uraeus-1", "uraeus", ("Ada", "Ben", "Cy"), "4711"), journal),
+        Table(TableConfig("gimmel-1", "gimmel", ("Dee", "Eve"), "4711"), journal),
+    ]
+    return create_app(Service(tables, clock)), journal
+
+
+@pytest.fixture
+def client(tmp_path):
+    app, _ = build(tmp_path)
+    return app.test_client()
+
+
+def test_tables_are_listed_with_their_seq(client):
+    listing = client.get("/api/tables").get_json()["tables"]
+    assert [t["id"] for t in listing] == ["uraeus-1", "gimmel-1"]
+    uraeus = listing[0]
+    assert uraeus["players"] == ["Ada", "Ben", "Cy"] and uraeus["scores"] == [0, 0, 0]
+    assert uraeus["seq"] == 0 and uraeus["to_act"] == "chance"
+
+
+def test_a_change_without_the_pin_is_refused_and_changes_nothing(client):
+    response = client.post("/api/tables/uraeus-1/moves", json={"move": {"type": "roll", "face": 4}})
+    assert response.status_code == 401 and "PIN" in response.get_json()["error"]
+    wrong = client.post("/api/tables/uraeus-1/moves", json={"move": {"type": "roll", "face": 4}},
+                        headers={"X-Table-PIN": "0000"})  # fmt: skip
+    assert wrong.status_code == 401
+    assert client.get("/api/tables/uraeus-1/journal").get_json()["entries"] == []
+
+
+def test_a_change_with_the_pin_is_journalled(client):
+    response = client.post(
+        "/api/tables/uraeus-1/moves", json={"move": {"type": "roll", "face": 4}}, headers=PIN
+    )
+    assert response.status_code == 200
+    seq = response.get_json()["seq"]
+    entries = client.get("/api/tables/uraeus-1/journal").get_json()["entries"]
+    assert entries[-1]["seq"] == seq and entries[-1]["data"] == {"type": "roll", "face": 4}
+    state = client.get("/api/tables/uraeus-1/state").get_json()
+    assert state["seq"] == seq and state["state"]["rolloff"]["rolls"] == [4]
+    assert "shows 4" in state["last_move"]
+
+
+def test_an_illegal_move_is_flagged_with_the_rule_in_words_and_journalled(client):
+    response = client.post(
+        "/api/tables/uraeus-1/moves", json={"move": {"type": "roll", "face": 9}}, headers=PIN
+    )
+    assert response.status_code == 422
+    flag = response.get_json()["flag"]
+    assert flag["rule"] == "uraeus.die-face" and flag["words"] == "The die shows 1 to 6."
+    assert flag["heading"] == "Spielsteine und Spielwürfel" and flag["german"]
+    entries = client.get("/api/tables/uraeus-1/journal").get_json()["entries"]
+    assert entries[-1]["kind"] == "flag"
+
+
+@pytest.mark.parametrize(
+    ("path", "kwargs", "status", "fragment"),
+    [
+        ("/api/tables/nope/state", {}, 404, "no table 'nope'"),
+        ("/api/tables/gimmel-1/journal?since=x", {}, 400, "since must be a sequence number"),
+    ],
+)
+def test_bad_requests_get_clear_4xx_answers(client, path, kwargs, status, fragment):
+    response = client.get(path, **kwargs)
+    assert response.status_code == status and fragment in response.get_json()["error"]
+
+
+def test_bad_change_requests_get_clear_4xx_answers(client):
+    post = client.post
+    bad_json = post("/api/tables/gimmel-1/moves", data="{not json", headers=PIN,
+                    content_type="application/json")  # fmt: skip
+    assert bad_json.status_code == 400 and "not valid JSON" in bad_json.get_json()["error"]
+    malformed = post("/api/tables/gimmel-1/moves", json={"move": {"type": "jump"}}, headers=PIN)
+    assert malformed.status_code == 400 and "malformed move" in malformed.get_json()["error"]
+    stale = post("/api/tables/gimmel-1/moves", json={"move": {"type": "lot", "white": 0},
+                 "seq": 99}, headers=PIN)  # fmt: skip
+    assert stale.status_code == 409 and "stale" in stale.get_json()["error"]
+    nothing = post("/api/tables/gimmel-1/undo", json={}, headers=PIN)
+    assert nothing.status_code == 409 and "no move to take back" in nothing.get_json()["error"]
+
+
+def test_undo_takes_back_the_last_move_on_record(client):
+    client.post(
+        "/api/tables/gimmel-1/moves", json={"move": {"type": "lot", "white": 1}}, headers=PIN
+    )
+    response = client.post("/api/tables/gimmel-1/undo", json={}, headers=PIN)
+    assert response.status_code == 200
+    state = client.get("/api/tables/gimmel-1/state").get_json()
+    assert state["state"]["white"] is None and state["to_act"] == "chance"
+    kinds = [e["kind"] for e in client.get("/api/tables/gimmel-1/journal").get_json()["entries"]]
+    assert kinds == ["move", "undo"]
+
+
+def test_wrong_pins_are_rate_limited_per_client(tmp_path):
+    clock = Clock()
+    app, _ = build(tmp_path, clock)
+    client = app.test_client()
+    for _ in range(5):
+        assert (
+            client.post("/api/tables/gimmel-1/undo", headers={"X-Table-PIN": "1"}).status_code
+            == 401
+        )
+    assert client.post("/api/tables/gimmel-1/undo", headers=PIN).status_code == 429
+    clock.now += 61
+    assert client.post("/api/tables/gimmel-1/undo", headers=PIN).status_code == 409
+
+
+def test_a_restart_resumes_every_table_from_the_journal(tmp_path):
+    app, journal = build(tmp_path)
+    client = app.test_client()
+    for face in (5, 2, 1, 3):
+        client.post("/api/tables/uraeus-1/moves", json={"move": {"type": "roll", "face": face}},
+                    headers=PIN)  # fmt: skip
+    before = client.get("/api/tables").get_json()
+    journal.close()
+    again, _ = build(tmp_path)
+    assert again.test_client().get("/api/tables").get_json() == before
+
+
+def test_the_configuration_names_what_is_wrong(tmp_path):
+    path = tmp_path / "tables.toml"
+    path.write_text('[[tables]]\nid = "t"\ngame = "chess"\npin = "1"\nplayers = ["a", "b"]\n')
+    with pytest.raises(ConfigError, match=r"tables\[0\]\.game: unknown game 'chess'"):
+        read_config(path)
+    path.write_text('[[tables]]\nid = "t"\ngame = "gimmel"\npin = "1"\nplayers = ["a", "b"]\n')
+    (config,) = read_config(path)
+    assert config.players == ("a", "b")
+    with pytest.raises(ConfigError, match="gimmel takes 2 players, got 3"):
+        Table(TableConfig("x", "gimmel", ("a", "b", "c"), "1"), Journal(tmp_path / "j.sqlite"))
