@@ -12,10 +12,11 @@ The PIN comes in the ``X-Table-PIN`` header. Wrong PINs are limited per table an
 from __future__ import annotations
 
 import hmac
+import json
 from collections import defaultdict, deque
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from companion.tables import IllegalUndo, Table, flag_words
 from rules import IllegalMove, NotationError
@@ -58,6 +59,37 @@ def journal(table_id: str):
         seq=found.seq,
         entries=[{"seq": e.seq, "at": e.at, "kind": e.kind, "data": e.data} for e in entries],
     )
+
+
+@api.get("/tables/<table_id>/events")
+def events(table_id: str):
+    """Server-sent events: every journal entry after ``since`` (or the ``Last-Event-ID``
+    a reconnecting browser sends), then each new one as it is written, with keep-alive
+    comments between. An entry's ``id`` is its ``seq``, its ``event`` its kind."""
+    found = table(table_id)
+    since = request.headers.get("Last-Event-ID") or request.args.get("since", "0")
+    if not since.isdigit():
+        abort(400, description=f"since must be a sequence number, got {since!r}")
+    keepalive = current_app.config["KEEPALIVE_SECONDS"]
+    changed = service().changed
+
+    def stream():
+        last = int(since)
+        yield "retry: 2000\n\n"
+        while True:
+            entries = found.journal.entries(found.game_id, since=last)
+            for entry in entries:
+                last = entry.seq
+                data = json.dumps({"seq": entry.seq, "kind": entry.kind, "data": entry.data,
+                                   "table": found.summary()})  # fmt: skip
+                yield f"id: {entry.seq}\nevent: {entry.kind}\ndata: {data}\n\n"
+            with changed:  # a change between reading and waiting is not missed
+                woken = found.seq > last or changed.wait(timeout=keepalive)
+            if not woken:
+                yield ": keep-alive\n\n"
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(stream(), mimetype="text/event-stream", headers=headers)
 
 
 @api.post("/tables/<table_id>/moves")

@@ -3,6 +3,7 @@ way: an application factory, blueprints, no state at import)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -13,18 +14,28 @@ from companion.tables import Table
 
 
 class Service:
-    """The running tables, by id, and the clock the service keeps time by."""
+    """The running tables, by id, the clock the service keeps time by, and a condition
+    that every change notifies, so that live streams wake up."""
 
     def __init__(self, tables: list[Table], clock: Callable[[], float]) -> None:
         self.tables = {table.config.id: table for table in tables}
         self.clock = clock
+        self.changed = threading.Condition()
+        for table in tables:
+            table.on_change = self.notify
+
+    def notify(self) -> None:
+        with self.changed:
+            self.changed.notify_all()
 
 
 def create_app(service: Service, config: dict[str, Any] | None = None) -> Flask:
     from companion.api import api
 
     app = Flask(__name__)
-    app.config.update(DEBUG=False, PROPAGATE_EXCEPTIONS=False, JSON_SORT_KEYS=False)
+    app.config.update(
+        DEBUG=False, PROPAGATE_EXCEPTIONS=False, JSON_SORT_KEYS=False, KEEPALIVE_SECONDS=15.0
+    )
     app.config.update(config or {})
     app.extensions["companion"] = service
     app.register_blueprint(api)

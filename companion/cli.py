@@ -79,6 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--script", help="the die's throws in order, e.g. 6,1,crooked,4 (then seeded random)"
     )
 
+    serve = commands.add_parser("serve", help="run the service: tables, journal, web app")
+    serve.add_argument("--config", required=True, help="the tables' TOML configuration")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--instance", default="instance", help="folder for the journal")
+    serve.add_argument("--threads", type=int, help="server threads (default: sized per table)")
+
     devices = commands.add_parser("devices", help="serial devices")
     device_commands = devices.add_subparsers(dest="devices_command", required=True)
     watch = device_commands.add_parser("watch", help="print a device's hello and events")
@@ -116,6 +123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 out=sys.stdout,
                 script=args.script,
             )
+        if args.command == "serve":
+            from companion.serve import serve
+
+            return serve(args.config, host=args.host, port=args.port, instance=args.instance,
+                         threads=args.threads, out=sys.stdout)  # fmt: skip
         if args.command == "devices":
             from companion.devices import watch
 
@@ -124,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return watch(args.port, count=args.count, as_json=args.json, kind=args.kind,
                          out=sys.stdout, settle=args.settle)  # fmt: skip
         return run_simulate(args)
-    except (RulesError, UsageError, ValueError) as error:
+    except (RulesError, UsageError, ValueError, OSError) as error:
         print(f"companion: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,27 +72,38 @@ class Journal:
         self.clock = clock
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            # One connection, shared by the service's threads one at a time.
+            self.lock = threading.RLock()
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")  # on disk before append returns
-            self.db.execute("PRAGMA foreign_keys=ON")
+            self._execute("PRAGMA journal_mode=WAL")
+            self._execute("PRAGMA synchronous=FULL")  # on disk before append returns
+            self._execute("PRAGMA foreign_keys=ON")
             self._migrate()
         except sqlite3.DatabaseError as error:
             raise JournalError(f"{self.path} is not a usable journal: {error}") from None
 
+    def _execute(self, sql: str, args: tuple = ()) -> list[tuple]:
+        """Run one statement and fetch its rows, all under the lock."""
+        with self.lock:
+            return self.db.execute(sql, args).fetchall()
+
+    def _insert(self, sql: str, args: tuple) -> int:
+        with self.lock:
+            return int(self.db.execute(sql, args).lastrowid)
+
     def _migrate(self) -> None:
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        version = self._execute("PRAGMA user_version")[0][0]
         if version > SCHEMA_VERSION:
             raise JournalError(
                 f"{self.path} has journal schema {version}; this companion knows up to "
                 f"{SCHEMA_VERSION}: update the companion"
             )
         for target in range(version + 1, SCHEMA_VERSION + 1):
-            with self.db:  # one transaction per step: a step happens whole or not at all
-                self.db.execute("BEGIN")
+            with self.lock, self.db:  # one transaction per step: whole or not at all
+                self._execute("BEGIN")
                 for statement in MIGRATIONS[target]:
-                    self.db.execute(statement)
-                self.db.execute(f"PRAGMA user_version={target}")
+                    self._execute(statement)
+                self._execute(f"PRAGMA user_version={target}")
 
     # -- writing --------------------------------------------------------------------
 
@@ -99,22 +111,20 @@ class Journal:
         """Record a new game at ``table`` from ``state`` (its kit and options with it)."""
         game = game_of(state)
         initial = dumps(game.state_to_json(state))
-        cursor = self.db.execute(
+        return self._insert(
             "INSERT INTO games (table_id, game, started, initial) VALUES (?, ?, ?, ?)",
             (table, game.name, self.clock(), initial),
         )
-        return int(cursor.lastrowid)
 
     def append(self, game_id: int, kind: str, data: Any) -> int:
         """Append one entry; return its sequence number, once it is on disk."""
         if kind not in KINDS:
             raise JournalError(f"unknown entry kind {kind!r}; kinds are {', '.join(KINDS)}")
         self._game_row(game_id)
-        cursor = self.db.execute(
+        return self._insert(
             "INSERT INTO entries (game_id, at, kind, data) VALUES (?, ?, ?, ?)",
             (game_id, self.clock(), kind, dumps(data)),
         )
-        return int(cursor.lastrowid)
 
     # -- reading --------------------------------------------------------------------
 
@@ -125,18 +135,18 @@ class Journal:
         if game_id is not None:
             query += " AND game_id = ?"
             args += (game_id,)
-        rows = self.db.execute(query + " ORDER BY seq", args).fetchall()
+        rows = self._execute(query + " ORDER BY seq", args)
         return [Entry(seq, gid, at, kind, json.loads(data)) for seq, gid, at, kind, data in rows]
 
     def last_seq(self) -> int:
-        return self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM entries").fetchone()[0]
+        return self._execute("SELECT COALESCE(MAX(seq), 0) FROM entries")[0][0]
 
     def games(self, table: str | None = None) -> list[tuple[int, str, str]]:
         """(game id, table, game name) of every game, oldest first."""
         query, args = "SELECT id, table_id, game FROM games", ()
         if table is not None:
             query, args = query + " WHERE table_id = ?", (table,)
-        return [tuple(row) for row in self.db.execute(query + " ORDER BY id", args)]
+        return [tuple(row) for row in self._execute(query + " ORDER BY id", args)]
 
     def current_game(self, table: str) -> int | None:
         games = self.games(table)
@@ -199,7 +209,8 @@ class Journal:
         destination = Path(destination)
         target = sqlite3.connect(destination)
         try:
-            self.db.backup(target)
+            with self.lock:
+                self.db.backup(target)
         finally:
             target.close()
         return destination
@@ -208,7 +219,8 @@ class Journal:
         self.db.close()
 
     def _game_row(self, game_id: int) -> tuple[str, str]:
-        row = self.db.execute("SELECT game, initial FROM games WHERE id = ?", (game_id,)).fetchone()
+        rows = self._execute("SELECT game, initial FROM games WHERE id = ?", (game_id,))
+        row = rows[0] if rows else None
         if row is None:
             raise JournalError(f"no game {game_id!r} in {self.path}")
         return row[0], row[1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,7 @@ class Table:
         self.game = get_game(config.game)
         self.journal = journal
         self.lock = threading.Lock()
+        self.on_change: Callable[[], None] = lambda: None  # the service's live streams
         game_id = journal.current_game(config.id)
         if game_id is None:
             try:
@@ -109,11 +111,13 @@ class Table:
                 self.seq = self.journal.append(
                     self.game_id, "flag", {"move": document, "rule": error.rule}
                 )
+                self.on_change()
                 raise
             words = self.game.describe(self.state, move)
             self.seq = self.journal.append(self.game_id, "move", self.game.move_to_json(move))
             self.state, self.last = after, words
-            return self.seq
+        self.on_change()
+        return self.seq
 
     def undo(self) -> int:
         with self.lock:
@@ -122,7 +126,8 @@ class Table:
             self.seq = self.journal.append(self.game_id, "undo", {})
             self.state = self.journal.replay(self.game_id)
             self.last = self._last_move_words()
-            return self.seq
+        self.on_change()
+        return self.seq
 
     # -- views ------------------------------------------------------------------------
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from companion.app import Service, create_app
@@ -151,3 +153,32 @@ def test_the_configuration_names_what_is_wrong(tmp_path):
     assert config.players == ("a", "b")
     with pytest.raises(ConfigError, match="gimmel takes 2 players, got 3"):
         Table(TableConfig("x", "gimmel", ("a", "b", "c"), "1"), Journal(tmp_path / "j.sqlite"))
+
+
+def test_live_events_catch_up_from_a_seq_and_follow_each_change(tmp_path):
+    app, _ = build(tmp_path)
+    app.config["KEEPALIVE_SECONDS"] = 0.01
+    client = app.test_client()
+    first = client.post("/api/tables/uraeus-1/moves", json={"move": {"type": "roll", "face": 5}},
+                        headers=PIN).get_json()["seq"]  # fmt: skip
+    response = client.get(f"/api/tables/uraeus-1/events?since={first - 1}", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    chunks = (chunk.decode() for chunk in response.response)
+    assert next(chunks).startswith("retry:")
+    caught_up = next(chunks)
+    assert caught_up.startswith(f"id: {first}\nevent: move\n") and '"face": 5' in caught_up
+    assert next(chunks) == ": keep-alive\n\n"  # nothing new yet
+    second = client.post("/api/tables/uraeus-1/moves", json={"move": {"type": "roll", "face": 2}},
+                         headers=PIN).get_json()["seq"]  # fmt: skip
+    update = next(chunks)
+    assert update.startswith(f"id: {second}\nevent: move\n")
+    payload = json.loads(update.split("data: ", 1)[1])
+    assert payload["table"]["seq"] == second
+    response.close()
+    # A reconnecting browser sends the last id it saw and gets only what came after.
+    again = client.get("/api/tables/uraeus-1/events", headers={"Last-Event-ID": str(first)},
+                       buffered=False)  # fmt: skip
+    chunks = (chunk.decode() for chunk in again.response)
+    next(chunks)
+    assert next(chunks).startswith(f"id: {second}\n")
+    again.close()

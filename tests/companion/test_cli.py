@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -231,3 +232,64 @@ def test_watch_ends_with_an_error_on_a_port_that_can_never_work(capsys, tmp_path
     assert code == 2 and "companion: error:" in err and str(tmp_path) in err
     code, _, err = run(capsys, "devices", "watch", "/dev/null", "--count", "0")
     assert code == 2 and "--count must be at least 1" in err
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def get_json(url: str, timeout: float = 20.0):
+    import time
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                return json.loads(answer.read())
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)  # the server is starting: poll its port
+
+
+def post_json(url: str, body: dict, pin: str):
+    import urllib.request
+
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "X-Table-PIN": pin})  # fmt: skip
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        return json.loads(answer.read())
+
+
+def test_serve_keeps_every_table_through_a_sigkill(tmp_path):
+    import signal
+
+    example = Path(__file__).resolve().parents[2] / "docs" / "tables.example.toml"
+    port = free_port()
+    command = [companion_command(), "serve", "--config", str(example), "--port", str(port),
+               "--instance", str(tmp_path / "instance")]  # fmt: skip
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}/api/tables"
+    try:
+        assert [t["id"] for t in get_json(base)["tables"]] == ["uraeus", "regie", "gimmel"]
+        for face in (6, 1, 2, 4):
+            post_json(f"{base}/uraeus/moves", {"move": {"type": "roll", "face": face}}, "4711")
+        before = get_json(base)
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=10)
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        after = get_json(base)
+        assert after == before
+        uraeus = after["tables"][0]
+        assert uraeus["seq"] >= 4 and "shows 4" in uraeus["last_move"]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
