@@ -31,6 +31,7 @@ class Service:
 
 def create_app(service: Service, config: dict[str, Any] | None = None) -> Flask:
     from companion.api import api
+    from companion.pages import pages
 
     app = Flask(__name__)
     app.config.update(
@@ -39,6 +40,7 @@ def create_app(service: Service, config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     app.extensions["companion"] = service
     app.register_blueprint(api)
+    app.register_blueprint(pages)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

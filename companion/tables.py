@@ -109,7 +109,9 @@ class Table:
                 after = self.game.play(self.state, move)
             except IllegalMove as error:
                 self.seq = self.journal.append(
-                    self.game_id, "flag", {"move": document, "rule": error.rule}
+                    self.game_id,
+                    "flag",
+                    {"move": document, "rule": error.rule, "words": explain(error.rule).rule},
                 )
                 self.on_change()
                 raise

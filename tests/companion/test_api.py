@@ -182,3 +182,15 @@ def test_live_events_catch_up_from_a_seq_and_follow_each_change(tmp_path):
     next(chunks)
     assert next(chunks).startswith(f"id: {second}\n")
     again.close()
+
+
+def test_the_pages_show_the_tables_and_follow_the_live_stream(client):
+    index = client.get("/")
+    assert index.status_code == 200 and b"Ada, Ben, Cy" in index.data
+    page = client.get("/tables/uraeus-1")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'data-table="uraeus-1"' in html and 'data-seq="0"' in html
+    assert "/static/scoreboard.js" in html and "http" not in html.split("<body", 1)[1]  # all local
+    script = client.get("/static/scoreboard.js")
+    assert script.status_code == 200 and "EventSource" in script.get_data(as_text=True)
+    assert client.get("/tables/nope").status_code == 404
