@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import hmac
 import json
+import re
 from collections import defaultdict, deque
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
-from companion.tables import IllegalUndo, Table, flag_words
+from companion.tables import IllegalUndo, Stale, Table, flag_words
 from rules import IllegalMove, NotationError
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -51,10 +52,9 @@ def state(table_id: str):
 @api.get("/tables/<table_id>/journal")
 def journal(table_id: str):
     found = table(table_id)
-    since = request.args.get("since", "0")
-    if not since.isdigit():
-        abort(400, description=f"since must be a sequence number, got {since!r}")
-    entries = found.journal.entries(found.game_id, since=int(since))
+    entries = found.journal.entries(
+        found.game_id, since=sequence_number(request.args.get("since", "0"))
+    )
     return jsonify(
         seq=found.seq,
         entries=[{"seq": e.seq, "at": e.at, "kind": e.kind, "data": e.data} for e in entries],
@@ -65,31 +65,49 @@ def journal(table_id: str):
 def events(table_id: str):
     """Server-sent events: every journal entry after ``since`` (or the ``Last-Event-ID``
     a reconnecting browser sends), then each new one as it is written, with keep-alive
-    comments between. An entry's ``id`` is its ``seq``, its ``event`` its kind."""
+    comments between. An entry's ``id`` is its ``seq``, its ``event`` its kind. Streams
+    are capped so that they never take every server thread."""
     found = table(table_id)
-    since = request.headers.get("Last-Event-ID") or request.args.get("since", "0")
-    if not since.isdigit():
-        abort(400, description=f"since must be a sequence number, got {since!r}")
+    since = sequence_number(request.headers.get("Last-Event-ID") or request.args.get("since", "0"))
+    if since > found.seq:
+        since = 0  # an id from another journal (a restored backup, say): start afresh
     keepalive = current_app.config["KEEPALIVE_SECONDS"]
     changed = service().changed
+    streams = service().streams
+    if not streams.acquire(blocking=False):
+        abort(503, description="too many live streams: try again shortly")
+    # Waitress can tell when the client has gone; elsewhere a failed write tells.
+    disconnected = request.environ.get("waitress.client_disconnected", lambda: False)
 
     def stream():
-        last = int(since)
-        yield "retry: 2000\n\n"
-        while True:
-            entries = found.journal.entries(found.game_id, since=last)
-            for entry in entries:
-                last = entry.seq
-                data = json.dumps({"seq": entry.seq, "kind": entry.kind, "data": entry.data,
-                                   "table": found.summary()})  # fmt: skip
-                yield f"id: {entry.seq}\nevent: {entry.kind}\ndata: {data}\n\n"
-            with changed:  # a change between reading and waiting is not missed
-                woken = found.seq > last or changed.wait(timeout=keepalive)
-            if not woken:
-                yield ": keep-alive\n\n"
+        last = since
+        try:
+            yield "retry: 2000\n\n"
+            while not disconnected():
+                for entry in found.journal.entries(found.game_id, since=last):
+                    last = entry.seq
+                    data = json.dumps({"seq": entry.seq, "kind": entry.kind, "data": entry.data,
+                                       "table": found.summary()})  # fmt: skip
+                    yield f"id: {entry.seq}\nevent: {entry.kind}\ndata: {data}\n\n"
+                waited = 0.0
+                woken = False
+                while not woken and waited < keepalive and not disconnected():
+                    with changed:  # a change between reading and waiting is not missed
+                        woken = found.seq > last or changed.wait(timeout=min(1.0, keepalive))
+                    waited += min(1.0, keepalive)
+                if not woken:
+                    yield ": keep-alive\n\n"
+        finally:
+            streams.release()
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream(), mimetype="text/event-stream", headers=headers)
+
+
+def sequence_number(text: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,18}", text):
+        abort(400, description=f"since must be a sequence number, got {text[:40]!r}")
+    return int(text)
 
 
 @api.post("/tables/<table_id>/moves")
@@ -99,7 +117,9 @@ def moves(table_id: str):
     if "move" not in body:
         abort(400, description='expected {"move": <a move in the notation>}')
     try:
-        seq = found.play(body["move"])
+        seq = found.play(body["move"], body.get("seq"))
+    except Stale as error:
+        abort(409, description=str(error))
     except NotationError as error:
         abort(400, description=f"malformed move: {error}")
     except IllegalMove as error:
@@ -110,10 +130,10 @@ def moves(table_id: str):
 @api.post("/tables/<table_id>/undo")
 def undo(table_id: str):
     found = table(table_id)
-    change_body(found)
+    body = change_body(found)
     try:
-        seq = found.undo()
-    except IllegalUndo as error:
+        seq = found.undo(body.get("seq"))
+    except (IllegalUndo, Stale) as error:
         abort(409, description=str(error))
     return jsonify(seq=seq, table=found.summary())
 
@@ -121,15 +141,17 @@ def undo(table_id: str):
 def change_body(found: Table) -> dict[str, Any]:
     """Check the PIN (rate-limited), the JSON body and the seq of a change request."""
     check_pin(found)
-    body = request.get_json(silent=True)
-    if body is None and request.data:
+    if request.content_length and request.mimetype != "application/json":
+        abort(415, description="send the body as application/json")
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:
+        abort(400, description="the JSON is nested too deep")
+    if body is None and request.get_data():
         abort(400, description="the body is not valid JSON")
     body = body if body is not None else {}
     if not isinstance(body, dict):
         abort(400, description="expected a JSON object")
-    seq = body.get("seq")
-    if seq is not None and seq != found.seq:
-        abort(409, description=f"stale: the table is at seq {found.seq}, not {seq!r}")
     return body
 
 

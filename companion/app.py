@@ -17,10 +17,13 @@ class Service:
     """The running tables, by id, the clock the service keeps time by, and a condition
     that every change notifies, so that live streams wake up."""
 
-    def __init__(self, tables: list[Table], clock: Callable[[], float]) -> None:
+    def __init__(
+        self, tables: list[Table], clock: Callable[[], float], max_streams: int = 64
+    ) -> None:
         self.tables = {table.config.id: table for table in tables}
         self.clock = clock
         self.changed = threading.Condition()
+        self.streams = threading.BoundedSemaphore(max_streams)
         for table in tables:
             table.on_change = self.notify
 
@@ -35,7 +38,10 @@ def create_app(service: Service, config: dict[str, Any] | None = None) -> Flask:
 
     app = Flask(__name__)
     app.config.update(
-        DEBUG=False, PROPAGATE_EXCEPTIONS=False, JSON_SORT_KEYS=False, KEEPALIVE_SECONDS=15.0
+        DEBUG=False,
+        PROPAGATE_EXCEPTIONS=False,
+        KEEPALIVE_SECONDS=15.0,
+        MAX_CONTENT_LENGTH=64 * 1024,  # a move is a few hundred bytes
     )
     app.config.update(config or {})
     app.extensions["companion"] = service

@@ -189,19 +189,33 @@ class Journal:
         }
 
     def import_record(self, table: str, record: Any) -> int:
-        """Start a game at ``table`` from an exported record, its entries replayed in."""
+        """Start a game at ``table`` from an exported record. The record is checked whole
+        first (every move legal in order); only then is it written, in one transaction."""
         if not isinstance(record, dict) or record.get("record") != RECORD_VERSION:
             raise JournalError(f"not a game record of version {RECORD_VERSION}")
         state = parse_state(record.get("initial"))
-        game_id = self.start_game(table, state)
         game = game_of(state)
-        for i, entry in enumerate(record.get("entries", [])):
+        if record.get("game") != game.name:
+            raise JournalError(f"the record says {record.get('game')!r} but holds {game.name}")
+        entries = record.get("entries", [])
+        if not isinstance(entries, list):
+            raise JournalError("entries: expected a list")
+        moves: list[Any] = []
+        for i, entry in enumerate(entries):
             if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
                 raise JournalError(f"entries[{i}]: expected an entry with a known kind")
             if entry["kind"] == "move":
-                game.move_from_json(entry.get("data"))  # refuse a malformed move early
-            self.append(game_id, entry["kind"], entry.get("data"))
-        self.replay(game_id)  # every move must be legal in order
+                moves.append(game.move_from_json(entry.get("data")))
+            elif entry["kind"] == "undo" and moves:
+                moves.pop()
+        check = state
+        for move in moves:
+            check = game.play(check, move)  # IllegalMove names the first bad one
+        with self.lock, self.db:
+            self.db.execute("BEGIN")
+            game_id = self.start_game(table, state)
+            for entry in entries:
+                self.append(game_id, entry["kind"], entry.get("data"))
         return game_id
 
     def backup(self, destination: str | Path) -> Path:

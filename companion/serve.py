@@ -30,12 +30,21 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     journal = Journal(Path(instance) / "journal.sqlite")
     tables = [Table(table_config, journal) for table_config in read_config(config)]
-    app = create_app(Service(tables, time.time))
-    # A server's default of four threads stalls the fifth live stream: size it.
+    # A server's default of four threads stalls the fifth live stream: size it, and cap
+    # the streams so that requests always find a thread.
     threads = threads or SPARE_THREADS + STREAMS_PER_TABLE * len(tables)
+    app = create_app(Service(tables, time.time, max_streams=max(1, threads - SPARE_THREADS)))
     from waitress import serve as waitress_serve
 
     print(f"serving {len(tables)} table(s) at http://{host}:{port}/ ({threads} threads)",
           file=out, flush=True)  # fmt: skip
-    waitress_serve(app, host=host, port=port, threads=threads, channel_timeout=3600)
+    waitress_serve(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        channel_timeout=3600,
+        channel_request_lookahead=1,  # lets a stream notice its client has gone
+        max_request_body_size=64 * 1024,
+    )
     return 0

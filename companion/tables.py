@@ -93,17 +93,32 @@ class Table:
                 raise ConfigError(f"table {config.id!r}: {error}") from None
             game_id = journal.start_game(config.id, state)
         self.game_id = game_id
-        self.state = journal.replay(game_id)
+        try:
+            self.state = journal.replay(game_id)
+        except RulesError as error:
+            raise ConfigError(
+                f"table {config.id!r}: its journal does not replay: {error}"
+            ) from None
+        seats = self.game.seats(self.state)
+        if journal.initial(game_id).__class__ is not self.game.state_type or seats != len(
+            config.players
+        ):
+            raise ConfigError(
+                f"table {config.id!r}: the journal's game ({self.game.name}, {seats} seats) "
+                f"does not match the configuration ({len(config.players)} players)"
+            )
         entries = journal.entries(game_id)
         self.seq = entries[-1].seq if entries else 0
         self.last = self._last_move_words()
 
     # -- changes ----------------------------------------------------------------------
 
-    def play(self, document: Any) -> int:
+    def play(self, document: Any, expected: int | None = None) -> int:
         """Play a move given in the notation; journal it; return the new ``seq``.
-        An illegal move is journalled as a flag and raised."""
+        An illegal move is journalled as a flag and raised. With ``expected``, a table
+        that has moved on since refuses the move (``Stale``)."""
         with self.lock:
+            self._check_seq(expected)
             move = self.game.move_from_json(document)  # NotationError: malformed
             try:
                 after = self.game.play(self.state, move)
@@ -121,8 +136,9 @@ class Table:
         self.on_change()
         return self.seq
 
-    def undo(self) -> int:
+    def undo(self, expected: int | None = None) -> int:
         with self.lock:
+            self._check_seq(expected)
             if not self.journal.moves(self.game_id):
                 raise IllegalUndo("there is no move to take back")
             self.seq = self.journal.append(self.game_id, "undo", {})
@@ -130,6 +146,11 @@ class Table:
             self.last = self._last_move_words()
         self.on_change()
         return self.seq
+
+    def _check_seq(self, expected: int | None) -> None:
+        # Under the table's lock: two tablets acting on one state cannot both win.
+        if expected is not None and expected != self.seq:
+            raise Stale(f"stale: the table is at seq {self.seq}, not {expected!r}")
 
     # -- views ------------------------------------------------------------------------
 
@@ -176,6 +197,10 @@ class Table:
 
 class IllegalUndo(ValueError):
     """An undo with nothing to take back."""
+
+
+class Stale(ValueError):
+    """A change that names a seq the table has moved past."""
 
 
 def flag_words(error: IllegalMove) -> dict[str, Any]:

@@ -194,3 +194,49 @@ def test_the_pages_show_the_tables_and_follow_the_live_stream(client):
     script = client.get("/static/scoreboard.js")
     assert script.status_code == 200 and "EventSource" in script.get_data(as_text=True)
     assert client.get("/tables/nope").status_code == 404
+
+
+def test_two_tablets_acting_on_one_state_cannot_both_win(client):
+    roll = {"move": {"type": "roll", "face": 3}, "seq": 0}
+    assert client.post("/api/tables/uraeus-1/moves", json=roll, headers=PIN).status_code == 200
+    second = client.post("/api/tables/uraeus-1/moves", json=roll, headers=PIN)
+    assert second.status_code == 409 and "stale" in second.get_json()["error"]
+
+
+def test_odd_requests_get_4xx_not_500(client):
+    form = client.post("/api/tables/gimmel-1/undo", data={"seq": "1"}, headers=PIN)
+    assert form.status_code == 415 and "application/json" in form.get_json()["error"]
+    for since in ("99999999999999999999", "²", "-1"):
+        answer = client.get(f"/api/tables/gimmel-1/journal?since={since}")
+        assert answer.status_code == 400, since
+    deep = "[" * 100000 + "]" * 100000
+    nested = client.post("/api/tables/gimmel-1/moves", data=deep, headers=PIN,
+                         content_type="application/json")  # fmt: skip
+    assert nested.status_code in (400, 413)
+    big = client.post("/api/tables/gimmel-1/moves", data="x" * 100_000, headers=PIN,
+                      content_type="application/json")  # fmt: skip
+    assert big.status_code == 413
+
+
+def test_live_streams_are_capped_and_an_unknown_last_id_starts_afresh(tmp_path):
+    clock = Clock()
+    journal = Journal(tmp_path / "j.sqlite", clock=clock)
+    tables = [Table(TableConfig("g", "gimmel", ("a", "b"), "4711"), journal)]
+    app = create_app(Service(tables, clock, max_streams=1))
+    app.config["KEEPALIVE_SECONDS"] = 0.01
+    client = app.test_client()
+    client.post("/api/tables/g/moves", json={"move": {"type": "lot", "white": 0}}, headers=PIN)
+    first = client.get("/api/tables/g/events", headers={"Last-Event-ID": "5000"}, buffered=False)
+    chunks = (chunk.decode() for chunk in first.response)
+    next(chunks)
+    assert next(chunks).startswith("id: 1\n")  # from the start, not from 5000
+    assert client.get("/api/tables/g/events").status_code == 503  # the one stream is taken
+    first.close()
+    assert client.get("/api/tables/g/events", buffered=False).status_code == 200
+
+
+def test_a_journal_that_does_not_fit_the_configuration_names_the_table(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    Table(TableConfig("u", "uraeus", ("a", "b", "c"), "1"), journal)
+    with pytest.raises(ConfigError, match=r"table 'u': the journal's game .* 3 seats"):
+        Table(TableConfig("u", "uraeus", ("a", "b"), "1"), journal)

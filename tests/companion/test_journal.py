@@ -152,3 +152,21 @@ def test_bad_requests_name_what_was_wrong(tmp_path):
     game_id = journal.start_game("t", new_game("regie"))
     with pytest.raises(JournalError, match="unknown entry kind 'edit'"):
         journal.append(game_id, "edit", {})
+
+
+def test_a_bad_record_is_refused_whole_and_writes_nothing(tmp_path):
+    initial, moves = played(10)
+    journal = Journal(tmp_path / "j.sqlite")
+    game_id = journal.start_game("t", initial)
+    for move in moves:
+        journal.append(game_id, "move", URAEUS.move_to_json(move))
+    record = journal.export(game_id)
+    record["entries"][-1]["data"] = {"type": "roll", "face": 9}
+    games_before, seq_before = journal.games(), journal.last_seq()
+    with pytest.raises(IllegalMove):
+        journal.import_record("copy", record)
+    assert journal.games() == games_before and journal.last_seq() == seq_before
+    record = journal.export(game_id)
+    record["game"] = "gimmel"
+    with pytest.raises(JournalError, match="the record says 'gimmel' but holds uraeus"):
+        journal.import_record("copy", record)
