@@ -240,3 +240,11 @@ def test_a_journal_that_does_not_fit_the_configuration_names_the_table(tmp_path)
     Table(TableConfig("u", "uraeus", ("a", "b", "c"), "1"), journal)
     with pytest.raises(ConfigError, match=r"table 'u': the journal's game .* 3 seats"):
         Table(TableConfig("u", "uraeus", ("a", "b"), "1"), journal)
+
+
+def test_the_scoreboard_names_whose_turn_it_is_without_waiting_for_the_script(client):
+    client.post(
+        "/api/tables/gimmel-1/moves", json={"move": {"type": "lot", "white": 1}}, headers=PIN
+    )
+    html = client.get("/tables/gimmel-1").get_data(as_text=True)
+    assert "Eve to act." in html and 'data-seat="1" class="to-act"' in html
