@@ -25,6 +25,15 @@ def played(n: int, seed: int = 3):
     return playout.initial, playout.moves
 
 
+def recorded(tmp_path, initial, moves):
+    """A journal holding one game at table "t" with ``moves`` played."""
+    journal = Journal(tmp_path / "j.sqlite")
+    game_id = journal.start_game("t", initial)
+    for move in moves:
+        journal.append(game_id, "move", URAEUS.move_to_json(move))
+    return journal, game_id
+
+
 def test_a_game_is_recorded_and_replayed(tmp_path):
     initial, moves = played(60)
     journal = Journal(tmp_path / "journal.sqlite", clock=iter(range(1000)).__next__)
@@ -45,10 +54,7 @@ def test_a_game_is_recorded_and_replayed(tmp_path):
 
 def test_an_undo_takes_back_the_latest_move_and_stays_on_record(tmp_path):
     initial, moves = played(10)
-    journal = Journal(tmp_path / "j.sqlite")
-    game_id = journal.start_game("t", initial)
-    for move in moves:
-        journal.append(game_id, "move", URAEUS.move_to_json(move))
+    journal, game_id = recorded(tmp_path, initial, moves)
     journal.append(game_id, "flag", {"rule": "uraeus.pass-from-front"})
     journal.append(game_id, "undo", {"by": "tablet"})
     assert len(journal.moves(game_id)) == 9
@@ -103,10 +109,7 @@ def test_sigkill_mid_game_loses_nothing_that_was_acknowledged(tmp_path):
 
 def test_export_and_import_replay_the_same_game(tmp_path):
     initial, moves = played(40)
-    journal = Journal(tmp_path / "j.sqlite")
-    game_id = journal.start_game("t", initial)
-    for move in moves:
-        journal.append(game_id, "move", URAEUS.move_to_json(move))
+    journal, game_id = recorded(tmp_path, initial, moves)
     record = json.loads(json.dumps(journal.export(game_id)))
     copy = journal.import_record("other", record)
     assert journal.replay(copy) == journal.replay(game_id)
@@ -119,10 +122,7 @@ def test_export_and_import_replay_the_same_game(tmp_path):
 
 def test_a_backup_is_a_working_journal(tmp_path):
     initial, moves = played(20)
-    journal = Journal(tmp_path / "j.sqlite")
-    game_id = journal.start_game("t", initial)
-    for move in moves:
-        journal.append(game_id, "move", URAEUS.move_to_json(move))
+    journal, game_id = recorded(tmp_path, initial, moves)
     copy = Journal(journal.backup(tmp_path / "backup.sqlite"))
     assert copy.replay(game_id) == journal.replay(game_id)
 
@@ -156,10 +156,7 @@ def test_bad_requests_name_what_was_wrong(tmp_path):
 
 def test_a_bad_record_is_refused_whole_and_writes_nothing(tmp_path):
     initial, moves = played(10)
-    journal = Journal(tmp_path / "j.sqlite")
-    game_id = journal.start_game("t", initial)
-    for move in moves:
-        journal.append(game_id, "move", URAEUS.move_to_json(move))
+    journal, game_id = recorded(tmp_path, initial, moves)
     record = journal.export(game_id)
     record["entries"][-1]["data"] = {"type": "roll", "face": 9}
     games_before, seq_before = journal.games(), journal.last_seq()
