@@ -5,8 +5,6 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-SEED  ?= 1
-DELAY ?= 0.15
 
 .PHONY: run test bench clean
 
@@ -16,9 +14,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The main job. Until the service exists, it plays a simulated Gimmel game in the terminal.
+# The main job: the demo tables (bots, emulated die and Regie sensors) at
+# http://127.0.0.1:8000/ ; PORT=8080 make run to change the port.
+PORT ?= 8000
 run: $(STAMP)
-	$(BIN)/companion simulate gimmel --games 1 --seed $(SEED) --show --delay $(DELAY)
+	$(BIN)/companion serve --demo --port $(PORT)
 
 # The whole test suite with lint.
 test: $(STAMP)

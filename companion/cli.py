@@ -80,7 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     serve = commands.add_parser("serve", help="run the service: tables, journal, web app")
-    serve.add_argument("--config", required=True, help="the tables' TOML configuration")
+    serve.add_argument("--config", help="the tables' TOML configuration")
+    serve.add_argument("--demo", action="store_true", help="bots and emulated devices")
+    serve.add_argument("--pace", type=float, default=1.0, help="demo: seconds between moves")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--instance", default="instance", help="folder for the journal")
@@ -127,7 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from companion.serve import serve
 
             return serve(args.config, host=args.host, port=args.port, instance=args.instance,
-                         threads=args.threads, out=sys.stdout)  # fmt: skip
+                         threads=args.threads, out=sys.stdout, demo=args.demo,
+                         pace=args.pace)  # fmt: skip
         if args.command == "devices":
             from companion.devices import watch
 

@@ -84,14 +84,11 @@ class Table:
         self.journal = journal
         self.lock = threading.Lock()
         self.on_change: Callable[[], None] = lambda: None  # the service's live streams
+        #: The table's input sources by name, each reporting its health (a die's link).
+        self.sources: dict[str, Callable[[], dict[str, Any]]] = {}
         game_id = journal.current_game(config.id)
         if game_id is None:
-            try:
-                kit = load_kit(config.game, config.kit)
-                state = self.game.new(len(config.players), config.options, kit, View.TABLE)
-            except RulesError as error:
-                raise ConfigError(f"table {config.id!r}: {error}") from None
-            game_id = journal.start_game(config.id, state)
+            game_id = journal.start_game(config.id, self._fresh_state())
         self.game_id = game_id
         try:
             self.state = journal.replay(game_id)
@@ -147,6 +144,24 @@ class Table:
         self.on_change()
         return self.seq
 
+    def new_game(self) -> int:
+        """Start the next game at this table (the finished one stays on record)."""
+        with self.lock:
+            self.game_id = self.journal.start_game(self.config.id, self._fresh_state())
+            self.state = self.journal.replay(self.game_id)
+            self.seq = self.journal.append(self.game_id, "note", {"event": "new game"})
+            self.last = None
+        self.on_change()
+        return self.seq
+
+    def _fresh_state(self) -> Any:
+        try:
+            kit = load_kit(self.config.game, self.config.kit)
+            players = len(self.config.players)
+            return self.game.new(players, self.config.options, kit, View.TABLE)
+        except RulesError as error:
+            raise ConfigError(f"table {self.config.id!r}: {error}") from None
+
     def _check_seq(self, expected: int | None) -> None:
         # Under the table's lock: two tablets acting on one state cannot both win.
         if expected is not None and expected != self.seq:
@@ -171,6 +186,7 @@ class Table:
                 "outcome": None if outcome is None else outcome.to_json(),
                 "last_move": self.last,
                 "seq": self.seq,
+                "sources": {name: health() for name, health in self.sources.items()},
             }
 
     def detail(self) -> dict[str, Any]:

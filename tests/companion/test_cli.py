@@ -293,3 +293,32 @@ def test_serve_keeps_every_table_through_a_sigkill(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_the_demo_brings_up_live_tables_and_names_the_die_link(tmp_path):
+    import time
+
+    port = free_port()
+    server = subprocess.Popen(
+        [companion_command(), "serve", "--demo", "--pace", "0.2", "--port", str(port),
+         "--instance", str(tmp_path)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        base = f"http://127.0.0.1:{port}/api/tables"
+        first = {t["id"]: t["seq"] for t in get_json(base)["tables"]}
+        deadline = time.monotonic() + 20
+        while True:
+            tables = {t["id"]: t for t in get_json(base)["tables"]}
+            moved = all(tables[name]["seq"] > first[name] for name in first)
+            die = tables["uraeus"]["sources"].get("die", {})
+            if (moved and die.get("up")) or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)  # polling the running service, which moves on its own
+        assert set(tables) == {"uraeus", "regie", "gimmel"}
+        assert moved, "every table's seq advances"
+        assert die["up"] and die["port"] and die["boot"]
+        assert tables["regie"]["sources"]["sensors"]["up"]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -1,0 +1,186 @@
+"""The demo table: Uräus, Regie and Gimmel played by bots at a human pace, with the
+electronic die and the Regie sensors emulated on pseudo-terminals and read through the
+real serial driver, so that a newcomer sees live tables within seconds. Only the
+sources differ from a real table: the same tables, journal, link and app.
+
+Bots make legal moves through the same ``Table.play`` as a tablet. The die throws when
+the Uräus table waits for it; its roll reaches the table as the driver's ``DieRolled``,
+turned into the game's roll by ``claims.die_claim``. The Regie sensors report the moves
+of a game their emulator plays; the table replays them from the sightings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.claims import RegieSightings, die_claim
+from companion.journal import Journal
+from companion.tables import Table, TableConfig
+from hardware.emulate.die import DieEmulator
+from hardware.emulate.regie import RegieEmulator
+from hardware.link import Link, LinkDown, LinkUp, Received
+from rules import CHANCE, IllegalMove, get_game, new_game
+from rules.playout import choose_move
+from rules.regie import Start
+from rules.regie.observe import move_from_sightings
+
+DEMO_PIN = "1234"
+CONFIGS = (
+    TableConfig("uraeus", "uraeus", ("Ada", "Ben", "Cy"), DEMO_PIN),
+    TableConfig("regie", "regie", ("Red", "Blue"), DEMO_PIN),
+    TableConfig("gimmel", "gimmel", ("White", "Black"), DEMO_PIN),
+)
+
+
+class Demo:
+    """Builds the demo's tables and runs its devices and bots in daemon threads."""
+
+    def __init__(self, instance: Path, *, pace: float, seed: int) -> None:
+        self.pace = pace
+        self.rng = random.Random(seed)
+        self.stop = threading.Event()
+        self.folder = Path(tempfile.mkdtemp(prefix="companion-demo-"))
+        self.journal = Journal(instance / "journal.sqlite")
+        self.tables = [Table(config, self.journal) for config in CONFIGS]
+        self.by_id = {table.config.id: table for table in self.tables}
+        self.threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        for target in (self._uraeus, self._regie, self._gimmel):
+            thread = threading.Thread(target=target, daemon=True)
+            thread.start()
+            self.threads.append(thread)
+
+    def close(self) -> None:
+        self.stop.set()
+
+    # -- Uräus: bots, and the emulated die through the real driver --------------------
+
+    def _uraeus(self) -> None:
+        table = self.by_id["uraeus"]
+        die = DieEmulator(random.Random(self.rng.random()), serial="DEMO-DIE", clock=time.monotonic,
+                          link=self.folder / "die")  # fmt: skip
+        die.bad_roll_rate = 0.05
+        lock = threading.Lock()
+        link = Link(str(self.folder / "die"), kind="die")
+        health: dict[str, Any] = {"port": str(self.folder / "die"), "up": False, "boot": None}
+        table.sources["die"] = lambda: {**health, "last_heartbeat": link.health.last_heartbeat}
+
+        def serve() -> None:
+            while not self.stop.is_set():
+                with lock:
+                    die.serve(timeout=0.0)
+                self.stop.wait(0.01)
+
+        def listen() -> None:
+            for happening in link.run(stop=self.stop.is_set):
+                if isinstance(happening, LinkUp):
+                    health.update(up=True, boot=happening.hello.boot)
+                elif isinstance(happening, LinkDown):
+                    health.update(up=False, reason=happening.reason)
+                elif isinstance(happening, Received):
+                    claim = die_claim(table.state, happening.event)
+                    if claim.move is not None:
+                        self._play(table, table.game.move_to_json(claim.move))
+
+        for job in (serve, listen):
+            threading.Thread(target=job, daemon=True).start()
+        while not self.stop.wait(self.pace):
+            if table.game.is_over(table.state):
+                table.new_game()
+            elif table.game.to_act(table.state) is CHANCE:
+                with lock:
+                    die.act()  # a player throws the real die
+            else:
+                self._bot_move(table)
+
+    # -- Regie: the sensors report the emulator's game ----------------------------------
+
+    def _regie(self) -> None:
+        table = self.by_id["regie"]
+        sensors = RegieEmulator(random.Random(self.rng.random()), serial="DEMO-REGIE",
+                                clock=time.monotonic, link=self.folder / "regie")  # fmt: skip
+        lock = threading.Lock()
+        link = Link(str(self.folder / "regie"), kind="regie")
+        health: dict[str, Any] = {"port": str(self.folder / "regie"), "up": False, "boot": None}
+        table.sources["sensors"] = lambda: {**health, "last_heartbeat": link.health.last_heartbeat}
+        gather = RegieSightings()
+        gathering = threading.Lock()  # the listener and the pacer both finish moves
+
+        def serve() -> None:
+            while not self.stop.is_set():
+                with lock:
+                    sensors.serve(timeout=0.0)
+                self.stop.wait(0.01)
+
+        def listen() -> None:
+            for happening in link.run(stop=self.stop.is_set):
+                if isinstance(happening, LinkUp):
+                    health.update(up=True, boot=happening.hello.boot)
+                elif isinstance(happening, LinkDown):
+                    health.update(up=False, reason=happening.reason)
+                elif isinstance(happening, Received):
+                    with gathering:
+                        finished = gather.add(happening.event)
+                        if finished:
+                            self._regie_move(table, finished)
+
+        for job in (serve, listen):
+            threading.Thread(target=job, daemon=True).start()
+        while not self.stop.wait(self.pace):
+            with lock:
+                if sensors.game_state.first is None or table.state.first is None:
+                    # Who begins is settled at the table, not sensed: both agree on it.
+                    sensors.game_state = sensors_start(sensors.game_state)
+                    if table.state.first is None:
+                        self._play(table, {"type": "start", "first": 0})
+                sensors.act()
+            self.stop.wait(self.pace / 2)
+            with gathering:
+                finished = gather.flush()  # the frame is still: the move is complete
+                if finished:
+                    self._regie_move(table, finished)
+            if table.game.is_over(table.state):
+                table.new_game()
+                with lock:
+                    sensors.game_state = new_game("regie")
+
+    def _regie_move(self, table: Table, sightings) -> None:
+        try:
+            move = move_from_sightings(table.state, sightings)
+        except ValueError:
+            return
+        self._play(table, table.game.move_to_json(move))
+
+    # -- Gimmel: bots (the camera comes later) -------------------------------------------
+
+    def _gimmel(self) -> None:
+        table = self.by_id["gimmel"]
+        while not self.stop.wait(self.pace):
+            if table.game.is_over(table.state):
+                table.new_game()
+            else:
+                self._bot_move(table)
+
+    # -- shared -------------------------------------------------------------------------
+
+    def _bot_move(self, table: Table) -> None:
+        move = choose_move(table.game, table.state, self.rng)
+        self._play(table, table.game.move_to_json(move))
+
+    def _play(self, table: Table, document: dict) -> None:
+        # An illegal move is flagged and journalled by the table, as at a real table.
+        with contextlib.suppress(IllegalMove, ValueError):
+            table.play(document)
+
+
+def sensors_start(state):
+    """The sensors' game settles who begins as the table does: red (seat 0)."""
+    regie = get_game("regie")
+    return regie.play(state, Start(0)) if state.first is None else state
