@@ -142,7 +142,3 @@ def _hopeless(reason: str) -> bool:
         words in reason
         for words in ("Inappropriate ioctl", "Is a directory", "expected usb:VID:PID")
     )
-
-
-def stderr_health(link: Link) -> None:  # pragma: no cover - for people at a terminal
-    print(link.health, file=sys.stderr)

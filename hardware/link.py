@@ -281,7 +281,7 @@ class Link:
                     if ahead and ahead < SEQ_MODULUS // 2:
                         # Its own hello again, ahead of what we have: it answered our GET
                         # while frames were missing. Those are lost; go on from here.
-                        self._lost(ahead)
+                        self.health.lost += ahead
                         yield Problem(f"{ahead} frames were lost before seq {event.seq}", now)
                         expected, asked_at, replays_unanswered = event.seq, -1.0, 0
                 if hello is None:
@@ -291,7 +291,7 @@ class Link:
                 if isinstance(event, Gap) and ahead < SEQ_MODULUS // 2:
                     # The device cannot replay what was missed: lost, say so, go on from
                     # here, and ask for its word afresh (a new boot shows in the hello).
-                    self._lost((event.last - event.first) % SEQ_MODULUS + 1)
+                    self.health.lost += (event.last - event.first) % SEQ_MODULUS + 1
                     expected, asked_at, replays_unanswered = (event.seq + 1) % SEQ_MODULUS, -1.0, 0
                     yield Problem(
                         f"frames {event.first} to {event.last} were lost: the device could "
@@ -334,9 +334,6 @@ class Link:
                     if behind_run >= 3 and now - asked_get > 1.0:
                         self._send(port, "GET", what="snapshot")  # the hello tells a reset
                         asked_get = now
-
-    def _lost(self, count: int) -> None:
-        self.health.lost += count
 
     def _count(self, parser: Parser) -> None:
         self.health.frames = parser.frames

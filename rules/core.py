@@ -273,9 +273,6 @@ class Game(Generic[S, M, K]):
         """The game's own rules, once turn order and game end are settled."""
         raise NotImplementedError
 
-    def is_legal(self, state: S, move: M) -> bool:
-        return self.violation(state, move) is None
-
     def play(self, state: S, move: M) -> S:
         if not isinstance(move, Move):
             raise TypeError(f"{self.name}: expected a move, got {move!r}")
