@@ -62,20 +62,20 @@ class Demo:
 
     # -- Uräus: bots, and the emulated die through the real driver --------------------
 
-    def _uraeus(self) -> None:
-        table = self.by_id["uraeus"]
-        die = DieEmulator(random.Random(self.rng.random()), serial="DEMO-DIE", clock=time.monotonic,
-                          link=self.folder / "die")  # fmt: skip
-        die.bad_roll_rate = 0.05
+    def _device(self, table: Table, source: str, emulator, on_event) -> threading.Lock:
+        """Run ``emulator`` on its pseudo-terminal and read it through the real link:
+        every device event goes to ``on_event``, and the table shows the link's health
+        as its ``source``. Returns the lock that guards the emulator."""
+        path = emulator.port.link
         lock = threading.Lock()
-        link = Link(str(self.folder / "die"), kind="die")
-        health: dict[str, Any] = {"port": str(self.folder / "die"), "up": False, "boot": None}
-        table.sources["die"] = lambda: {**health, "last_heartbeat": link.health.last_heartbeat}
+        link = Link(str(path), kind=emulator.kind)
+        health: dict[str, Any] = {"port": str(path), "up": False, "boot": None}
+        table.sources[source] = lambda: {**health, "last_heartbeat": link.health.last_heartbeat}
 
         def serve() -> None:
             while not self.stop.is_set():
                 with lock:
-                    die.serve(timeout=0.0)
+                    emulator.serve(timeout=0.0)
                 self.stop.wait(0.01)
 
         def listen() -> None:
@@ -85,12 +85,26 @@ class Demo:
                 elif isinstance(happening, LinkDown):
                     health.update(up=False, reason=happening.reason)
                 elif isinstance(happening, Received):
-                    claim = die_claim(table.state, happening.event)
-                    if claim.move is not None:
-                        self._play(table, table.game.move_to_json(claim.move))
+                    on_event(happening.event)
 
         for job in (serve, listen):
             threading.Thread(target=job, daemon=True).start()
+        return lock
+
+    # -- Uräus: bots, and the emulated die through the real driver --------------------
+
+    def _uraeus(self) -> None:
+        table = self.by_id["uraeus"]
+        die = DieEmulator(random.Random(self.rng.random()), serial="DEMO-DIE", clock=time.monotonic,
+                          link=self.folder / "die")  # fmt: skip
+        die.bad_roll_rate = 0.05
+
+        def rolled(event) -> None:
+            claim = die_claim(table.state, event)
+            if claim.move is not None:
+                self._play(table, table.game.move_to_json(claim.move))
+
+        lock = self._device(table, "die", die, rolled)
         while not self.stop.wait(self.pace):
             if table.game.is_over(table.state):
                 table.new_game()
@@ -106,33 +120,16 @@ class Demo:
         table = self.by_id["regie"]
         sensors = RegieEmulator(random.Random(self.rng.random()), serial="DEMO-REGIE",
                                 clock=time.monotonic, link=self.folder / "regie")  # fmt: skip
-        lock = threading.Lock()
-        link = Link(str(self.folder / "regie"), kind="regie")
-        health: dict[str, Any] = {"port": str(self.folder / "regie"), "up": False, "boot": None}
-        table.sources["sensors"] = lambda: {**health, "last_heartbeat": link.health.last_heartbeat}
         gather = RegieSightings()
         gathering = threading.Lock()  # the listener and the pacer both finish moves
 
-        def serve() -> None:
-            while not self.stop.is_set():
-                with lock:
-                    sensors.serve(timeout=0.0)
-                self.stop.wait(0.01)
+        def sighted(event) -> None:
+            with gathering:
+                finished = gather.add(event)
+                if finished:
+                    self._regie_move(table, finished)
 
-        def listen() -> None:
-            for happening in link.run(stop=self.stop.is_set):
-                if isinstance(happening, LinkUp):
-                    health.update(up=True, boot=happening.hello.boot)
-                elif isinstance(happening, LinkDown):
-                    health.update(up=False, reason=happening.reason)
-                elif isinstance(happening, Received):
-                    with gathering:
-                        finished = gather.add(happening.event)
-                        if finished:
-                            self._regie_move(table, finished)
-
-        for job in (serve, listen):
-            threading.Thread(target=job, daemon=True).start()
+        lock = self._device(table, "sensors", sensors, sighted)
         while not self.stop.wait(self.pace):
             with lock:
                 if sensors.game_state.first is None or table.state.first is None:
