@@ -25,7 +25,7 @@ from typing import Any
 from rules import game_of, get_game, parse_state
 from rules.notation import dumps
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 RECORD_VERSION = 1
 #: Entry kinds. A ``move`` is accepted and changes the state; an ``undo`` takes back the
 #: latest accepted move not yet undone; the others are kept for the record.
@@ -50,6 +50,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         )""",
         "CREATE INDEX entries_by_game ON entries(game_id, seq)",
     ),
+    # 2: a game records its players' names, since a tablet may start any game at a table;
+    # games recorded before keep an empty list and take the names from the configuration.
+    2: ("ALTER TABLE games ADD COLUMN players TEXT NOT NULL DEFAULT '[]'",),
 }
 
 
@@ -107,13 +110,14 @@ class Journal:
 
     # -- writing --------------------------------------------------------------------
 
-    def start_game(self, table: str, state: Any) -> int:
-        """Record a new game at ``table`` from ``state`` (its kit and options with it)."""
+    def start_game(self, table: str, state: Any, players: tuple[str, ...] = ()) -> int:
+        """Record a new game at ``table`` from ``state`` (its kit and options with it),
+        played by ``players`` (their names, by seat)."""
         game = game_of(state)
         initial = dumps(game.state_to_json(state))
         return self._insert(
-            "INSERT INTO games (table_id, game, started, initial) VALUES (?, ?, ?, ?)",
-            (table, game.name, self.clock(), initial),
+            "INSERT INTO games (table_id, game, started, initial, players) VALUES (?, ?, ?, ?, ?)",
+            (table, game.name, self.clock(), initial, dumps(list(players))),
         )
 
     def append(self, game_id: int, kind: str, data: Any) -> int:
@@ -155,6 +159,13 @@ class Journal:
     def initial(self, game_id: int) -> Any:
         return parse_state(self._game_row(game_id)[1])
 
+    def players(self, game_id: int) -> tuple[str, ...]:
+        """The players' names a game was started with (empty for games recorded before
+        schema 2, whose names are the configuration's)."""
+        self._game_row(game_id)
+        rows = self._execute("SELECT players FROM games WHERE id = ?", (game_id,))
+        return tuple(json.loads(rows[0][0]))
+
     def moves(self, game_id: int) -> list[Any]:
         """The accepted moves of a game, undos taken into account, as notation."""
         moves: list[Any] = []
@@ -182,6 +193,7 @@ class Journal:
         return {
             "record": RECORD_VERSION,
             "game": name,
+            "players": list(self.players(game_id)),
             "initial": json.loads(initial),
             "entries": [
                 {"at": e.at, "kind": e.kind, "data": e.data} for e in self.entries(game_id)
@@ -197,6 +209,9 @@ class Journal:
         game = game_of(state)
         if record.get("game") != game.name:
             raise JournalError(f"the record says {record.get('game')!r} but holds {game.name}")
+        players = record.get("players", [])
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise JournalError("players: expected a list of names")
         entries = record.get("entries", [])
         if not isinstance(entries, list):
             raise JournalError("entries: expected a list")
@@ -213,7 +228,7 @@ class Journal:
             check = game.play(check, move)  # IllegalMove names the first bad one
         with self.lock, self.db:
             self.db.execute("BEGIN")
-            game_id = self.start_game(table, state)
+            game_id = self.start_game(table, state, tuple(players))
             for entry in entries:
                 self.append(game_id, entry["kind"], entry.get("data"))
         return game_id

@@ -14,6 +14,7 @@ import pytest
 
 from companion.journal import SCHEMA_VERSION, Journal, JournalError
 from rules import IllegalMove, get_game, new_game
+from rules.notation import dumps
 from rules.playout import game_rng, random_playout
 
 URAEUS = get_game("uraeus")
@@ -137,12 +138,45 @@ def test_schema_versions_migrate_up_and_refuse_the_unknown(tmp_path):
     db = sqlite3.connect(newer)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     db.close()
-    with pytest.raises(JournalError, match="has journal schema 2; this companion knows up to 1"):
+    with pytest.raises(JournalError, match="has journal schema 3; this companion knows up to 2"):
         Journal(newer)
     broken = tmp_path / "broken.sqlite"
     broken.write_bytes(b"this is no database" * 100)
     with pytest.raises(JournalError, match=r"broken\.sqlite is not a usable journal"):
         Journal(broken)
+
+
+def test_a_version_1_journal_migrates_with_its_games_intact(tmp_path):
+    """A journal written by schema 1 (no players per game) opens under schema 2: its games
+    replay to the same state, and their players read as unknown (the configuration's)."""
+    from companion.journal import MIGRATIONS
+
+    initial, moves = played(12)
+    old = tmp_path / "v1.sqlite"
+    db = sqlite3.connect(old, isolation_level=None)
+    for statement in MIGRATIONS[1]:
+        db.execute(statement)
+    db.execute("PRAGMA user_version=1")
+    db.execute(
+        "INSERT INTO games (table_id, game, started, initial) VALUES (?, ?, ?, ?)",
+        ("t", "uraeus", 1.0, dumps(get_game("uraeus").state_to_json(initial))),
+    )
+    for move in moves:
+        db.execute(
+            "INSERT INTO entries (game_id, at, kind, data) VALUES (1, 2.0, 'move', ?)",
+            (dumps(get_game("uraeus").move_to_json(move)),),
+        )
+    db.close()
+    journal = Journal(old)
+    assert journal.db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert journal.players(1) == ()
+    expected = initial
+    for move in moves:
+        expected = get_game("uraeus").play(expected, move)
+    assert journal.replay(1) == expected
+    later = journal.start_game("t", initial, ("Ada", "Ben"))
+    assert journal.players(later) == ("Ada", "Ben")
+    assert journal.export(later)["players"] == ["Ada", "Ben"]
 
 
 def test_bad_requests_name_what_was_wrong(tmp_path):
