@@ -1,16 +1,15 @@
-"""Device events are claims; the rules decide what they mean.
+"""Device events are claims; the rules decide what they mean (``companion.tracker``).
 
-The die's ``DieRolled`` becomes Uräus's ``Roll`` when the game waits for the die; a bad
+The die's ``DieRolled`` claims Uräus's ``Roll`` when the game waits for the die; a bad
 roll asks the table to roll again and never reaches the game. The Regie sensors report a
 move as an action (a chip in, a level's or the box's new position) followed by the chips
 that left the levels; ``RegieSightings`` gathers them into one move's sightings, which
-``rules.regie.observe`` turns into the move, carrying what was seen.
+``rules.regie.observe`` turns into the move they claim, carrying what was seen.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
+from companion.tracker import Claim
 from hardware.messages import (
     BoxMoved,
     ChipEntered,
@@ -21,28 +20,34 @@ from hardware.messages import (
     Event,
     LevelMoved,
 )
-from rules import CHANCE, get_game
-from rules.regie.observe import Sighting
+from rules import CHANCE, NotationError, get_game
+from rules.regie.observe import Sighting, move_from_sightings
 from rules.uraeus import Roll
 
 
-class Claim(NamedTuple):
-    """What an event means for the game: a move to play, or words for the table."""
-
-    move: object | None
-    say: str | None = None
-
-
-def die_claim(state, event: Event) -> Claim:
-    """A die event at an Uräus table in ``state``."""
+def die_claim(state, event: Event, source: str = "die") -> Claim | None:
+    """What a die event claims at an Uräus table in ``state`` (``None``: nothing, as
+    for a heartbeat)."""
     uraeus = get_game("uraeus")
     if isinstance(event, DieInvalid):
-        return Claim(None, f"That roll does not count ({event.why}): roll again.")
+        say = f"That roll does not count ({event.why}): roll again."
+        return Claim(source, seen={"invalid": event.why}, say=say)
     if not isinstance(event, DieRolled):
-        return Claim(None)
+        return None
     if uraeus.to_act(state) is not CHANCE:
-        return Claim(None, "The die was rolled, but no roll is due now.")
-    return Claim(Roll(event.face))
+        say = f"The die shows {event.face}, but no roll is due now."
+        return Claim(source, seen={"face": event.face}, say=say)
+    return Claim(source, seen={"face": event.face}, moves=(Roll(event.face),))
+
+
+def regie_claim(state, sightings: tuple[Sighting, ...], source: str = "sensors") -> Claim:
+    """What one move's sightings claim at a Regie table in ``state``."""
+    seen = [{k: v for k, v in s._asdict().items() if v is not None} for s in sightings]
+    try:
+        move = move_from_sightings(state, sightings)
+    except NotationError as error:
+        return Claim(source, seen=seen, say=f"The sensors saw no single move: {error}")
+    return Claim(source, seen=seen, moves=(move,))
 
 
 class RegieSightings:

@@ -5,8 +5,8 @@ sources differ from a real table: the same tables, journal, link and app.
 
 Bots make legal moves through the same ``Table.play`` as a tablet. The die throws when
 the Uräus table waits for it; its roll reaches the table as the driver's ``DieRolled``,
-turned into the game's roll by ``claims.die_claim``. The Regie sensors report the moves
-of a game their emulator plays; the table replays them from the sightings.
+a claim of the game's roll (``companion.sources``). The Regie sensors report the moves
+of a game their emulator plays; the table's tracker explains them from the sightings.
 """
 
 from __future__ import annotations
@@ -17,18 +17,15 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
-from companion.claims import RegieSightings, die_claim
 from companion.journal import Journal
+from companion.sources import DeviceSource
 from companion.tables import Table, TableConfig
 from hardware.emulate.die import DieEmulator
 from hardware.emulate.regie import RegieEmulator
-from hardware.link import Link, LinkDown, LinkUp, Received
 from rules import CHANCE, IllegalMove, get_game, new_game
 from rules.playout import choose_move
 from rules.regie import Start
-from rules.regie.observe import move_from_sightings
 
 DEMO_PIN = "1234"
 CONFIGS = (
@@ -62,15 +59,12 @@ class Demo:
 
     # -- Uräus: bots, and the emulated die through the real driver --------------------
 
-    def _device(self, table: Table, source: str, emulator, on_event) -> threading.Lock:
-        """Run ``emulator`` on its pseudo-terminal and read it through the real link:
-        every device event goes to ``on_event``, and the table shows the link's health
-        as its ``source``. Returns the lock that guards the emulator."""
-        path = emulator.port.link
+    def _device(self, table: Table, name: str, emulator) -> tuple[threading.Lock, DeviceSource]:
+        """Run ``emulator`` on its pseudo-terminal and read it as the table's device
+        ``name`` through the real link. Returns the lock that guards the emulator."""
         lock = threading.Lock()
-        link = Link(str(path), kind=emulator.kind)
-        health: dict[str, Any] = {"port": str(path), "up": False, "boot": None}
-        table.sources[source] = lambda: {**health, "last_heartbeat": link.health.last_heartbeat}
+        source = DeviceSource(table, name, str(emulator.port.link), stop=self.stop,
+                              settle=self.pace / 2)  # fmt: skip
 
         def serve() -> None:
             while not self.stop.is_set():
@@ -78,18 +72,9 @@ class Demo:
                     emulator.serve(timeout=0.0)
                 self.stop.wait(0.01)
 
-        def listen() -> None:
-            for happening in link.run(stop=self.stop.is_set):
-                if isinstance(happening, LinkUp):
-                    health.update(up=True, boot=happening.hello.boot)
-                elif isinstance(happening, LinkDown):
-                    health.update(up=False, reason=happening.reason)
-                elif isinstance(happening, Received):
-                    on_event(happening.event)
-
-        for job in (serve, listen):
-            threading.Thread(target=job, daemon=True).start()
-        return lock
+        threading.Thread(target=serve, name=f"{name}-emulator", daemon=True).start()
+        source.start()
+        return lock, source
 
     # -- Uräus: bots, and the emulated die through the real driver --------------------
 
@@ -98,13 +83,7 @@ class Demo:
         die = DieEmulator(random.Random(self.rng.random()), serial="DEMO-DIE", clock=time.monotonic,
                           link=self.folder / "die")  # fmt: skip
         die.bad_roll_rate = 0.05
-
-        def rolled(event) -> None:
-            claim = die_claim(table.state, event)
-            if claim.move is not None:
-                self._play(table, table.game.move_to_json(claim.move))
-
-        lock = self._device(table, "die", die, rolled)
+        lock, _ = self._device(table, "die", die)
         while not self.stop.wait(self.pace):
             if table.game.is_over(table.state):
                 table.new_game()
@@ -120,16 +99,7 @@ class Demo:
         table = self.by_id["regie"]
         sensors = RegieEmulator(random.Random(self.rng.random()), serial="DEMO-REGIE",
                                 clock=time.monotonic, link=self.folder / "regie")  # fmt: skip
-        gather = RegieSightings()
-        gathering = threading.Lock()  # the listener and the pacer both finish moves
-
-        def sighted(event) -> None:
-            with gathering:
-                finished = gather.add(event)
-                if finished:
-                    self._regie_move(table, finished)
-
-        lock = self._device(table, "sensors", sensors, sighted)
+        lock, source = self._device(table, "sensors", sensors)
         while not self.stop.wait(self.pace):
             with lock:
                 if sensors.game_state.first is None or table.state.first is None:
@@ -139,21 +109,11 @@ class Demo:
                         self._play(table, {"type": "start", "first": 0})
                 sensors.act()
             self.stop.wait(self.pace / 2)
-            with gathering:
-                finished = gather.flush()  # the frame is still: the move is complete
-                if finished:
-                    self._regie_move(table, finished)
+            source.flush()  # the frame is still: the move is complete
             if table.game.is_over(table.state):
                 table.new_game()
                 with lock:
                     sensors.game_state = new_game("regie")
-
-    def _regie_move(self, table: Table, sightings) -> None:
-        try:
-            move = move_from_sightings(table.state, sightings)
-        except ValueError:
-            return
-        self._play(table, table.game.move_to_json(move))
 
     # -- Gimmel: bots (the camera comes later) -------------------------------------------
 

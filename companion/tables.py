@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.journal import Journal
-from rules import GAMES, IllegalMove, RulesError, View, get_game
-from rules.catalogue import explain
+from companion.tracker import COMPANION_RULES, Claim, Verdict, explain, forced_move, mover
+from rules import GAMES, IllegalMove, RulesError, View, game_of, get_game, parse_state
+from rules.catalogue import explain as rule_entry
 from rules.kits import load_kit
 
 
@@ -78,58 +79,161 @@ def read_config(path: str | Path) -> list[TableConfig]:
 
 
 class Table:
+    """One table: its current game, replayed from the journal, and the tracker's view of
+    it (a flag held, a question asked, the moves of the turn still open)."""
+
     def __init__(self, config: TableConfig, journal: Journal) -> None:
         self.config = config
-        self.game = get_game(config.game)
         self.journal = journal
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
         self.on_change: Callable[[], None] = lambda: None  # the service's live streams
         #: The table's input sources by name, each reporting its health (a die's link).
         self.sources: dict[str, Callable[[], dict[str, Any]]] = {}
         game_id = journal.current_game(config.id)
         if game_id is None:
-            game_id = journal.start_game(config.id, self._fresh_state())
-        self.game_id = game_id
+            game = get_game(config.game)
+            game_id = journal.start_game(config.id, self._fresh_state(game), config.players)
+        self._load(game_id)
+
+    def _load(self, game_id: int) -> None:
+        """Make ``game_id`` the table's game, replayed from the journal."""
+        name = next(g for i, _, g in self.journal.games(self.config.id) if i == game_id)
+        game = get_game(name)
         try:
-            self.state = journal.replay(game_id)
+            state = self.journal.replay(game_id)
         except RulesError as error:
             raise ConfigError(
-                f"table {config.id!r}: its journal does not replay: {error}"
+                f"table {self.config.id!r}: its journal does not replay: {error}"
             ) from None
-        seats = self.game.seats(self.state)
-        if journal.initial(game_id).__class__ is not self.game.state_type or seats != len(
-            config.players
-        ):
+        # Games recorded before schema 2 carry no names: they are the configuration's.
+        players = self.journal.players(game_id) or self.config.players
+        seats = game.seats(state)
+        if seats != len(players):
             raise ConfigError(
-                f"table {config.id!r}: the journal's game ({self.game.name}, {seats} seats) "
-                f"does not match the configuration ({len(config.players)} players)"
+                f"table {self.config.id!r}: the journal's game ({game.name}, {seats} seats) "
+                f"does not match its players ({len(players)}: {', '.join(players)})"
             )
-        entries = journal.entries(game_id)
+        entries = self.journal.entries(game_id)
+        self.game, self.game_id, self.state, self.players = game, game_id, state, players
         self.seq = entries[-1].seq if entries else 0
         self.last = self._last_move_words()
+        #: What the table must look at: a flag held, a question, a word (or None).
+        self.attention: dict[str, Any] | None = None
+        #: The states before each move of the turn still open, for take-backs.
+        self.turn: list[Any] = []
+        self.turn_seat: int | None = None
 
-    # -- changes ----------------------------------------------------------------------
+    # -- claims: what the sources saw -------------------------------------------------
 
-    def play(self, document: Any, expected: int | None = None) -> int:
+    def claim(self, claim: Claim | Callable[[Any], Claim | None]) -> Verdict | None:
+        """Explain a source's claim by the rules and act on the verdict (``tracker``).
+        A claim that depends on the state (a die roll means a roll only when one is due)
+        may come as a function of the state, called under the table's lock."""
+        with self.lock:
+            if not isinstance(claim, Claim):
+                claim = claim(self.state)
+                if claim is None:
+                    return None
+            before = self.turn[-1] if self.turn else None
+            verdict = explain(self.game, self.state, claim, before)
+            self._act(claim, verdict)
+        self.on_change()
+        return verdict
+
+    def _act(self, claim: Claim, verdict: Verdict) -> None:
+        source = claim.source
+        if verdict.kind == "move":
+            assert verdict.move is not None
+            if claim.seen is not None:
+                self._record("input", {"source": source, "seen": claim.seen})
+            self._accept(verdict.move)
+            # After the die, a player with one possible move makes it: the table too.
+            while verdict.move.chance and (forced := forced_move(self.game, self.state)):
+                self._accept(forced)
+        elif verdict.kind == "question":
+            choices = [self._choice(m) for m in verdict.choices]
+            self._record("input", {"source": source, "seen": claim.seen, "question": choices})
+            self.attention = {"kind": "question", "source": source, "choices": choices}
+        elif verdict.kind == "flag":
+            assert verdict.violation is not None
+            move = None if verdict.move is None else self.game.move_to_json(verdict.move)
+            words = rule_words(verdict.violation.rule)
+            self._record("flag", {"move": move, "rule": verdict.violation.rule,
+                                  "words": words["words"], "source": source,
+                                  "seen": claim.seen})  # fmt: skip
+            self.attention = {"kind": "flag", "source": source, "move": move,
+                              "detail": verdict.violation.detail, **words}  # fmt: skip
+        elif verdict.kind == "take-back":
+            self._record("undo", {"take_back": True, "source": source})
+            self.state = self.turn.pop()
+            self.last = self._last_move_words()
+            self.attention = None
+        elif verdict.kind == "unchanged":
+            if self.attention is not None:  # the table is put right
+                self._record("input", {"source": source, "event": "put right"})
+                self.attention = None
+        elif verdict.kind == "say" and verdict.say:
+            self._record("input", {"source": source, "seen": claim.seen, "say": verdict.say})
+            self.attention = {"kind": "say", "source": source, "words": verdict.say}
+
+    def _accept(self, move: Any) -> None:
+        """Journal and apply a legal move; the turn it belongs to stays open for a
+        take-back until the next seat (or chance) acts or a player ends it."""
+        words = self.game.describe(self.state, move)
+        seat = mover(self.game, self.state, move)
+        after = self.game.play(self.state, move)
+        self._record("move", self.game.move_to_json(move))
+        if seat is None or seat != self.turn_seat:
+            self.turn = []
+        self.turn_seat = seat
+        if seat is not None:
+            self.turn.append(self.state)
+        self.state, self.last, self.attention = after, words, None
+
+    def _record(self, kind: str, data: Any) -> None:
+        self.seq = self.journal.append(self.game_id, kind, data)
+
+    def _choice(self, move: Any) -> dict[str, Any]:
+        return {"move": self.game.move_to_json(move), "words": self.game.describe(self.state, move)}
+
+    # -- changes from a tablet ----------------------------------------------------------
+
+    def play(self, document: Any, expected: int | None = None, source: str = "tablet") -> int:
         """Play a move given in the notation; journal it; return the new ``seq``.
         An illegal move is journalled as a flag and raised. With ``expected``, a table
         that has moved on since refuses the move (``Stale``)."""
         with self.lock:
             self._check_seq(expected)
             move = self.game.move_from_json(document)  # NotationError: malformed
-            try:
-                after = self.game.play(self.state, move)
-            except IllegalMove as error:
-                self.seq = self.journal.append(
-                    self.game_id,
-                    "flag",
-                    {"move": document, "rule": error.rule, "words": explain(error.rule).rule},
-                )
-                self.on_change()
-                raise
-            words = self.game.describe(self.state, move)
-            self.seq = self.journal.append(self.game_id, "move", self.game.move_to_json(move))
-            self.state, self.last = after, words
+            verdict = explain(self.game, self.state, Claim(source, moves=(move,)))
+            where = self.game.where(self.state)
+            self._act(Claim(source, moves=(move,)), verdict)
+            seq = self.seq
+        self.on_change()
+        if verdict.kind == "flag":
+            assert verdict.violation is not None
+            raise IllegalMove(verdict.violation.rule, self.game.move_text(move),
+                              verdict.violation.detail, where=where)  # fmt: skip
+        return seq
+
+    def end_turn(self, expected: int | None = None) -> int:
+        """A player taps that the turn is over: its moves can no longer be taken back."""
+        with self.lock:
+            self._check_seq(expected)
+            self._record("input", {"source": "tablet", "event": "end turn"})
+            self.turn, self.turn_seat = [], None
+        self.on_change()
+        return self.seq
+
+    def dismiss(self, expected: int | None = None) -> int:
+        """A player overrides what the table was asked to look at (a flag held, a
+        question): the game goes on from its last legal state."""
+        with self.lock:
+            self._check_seq(expected)
+            if self.attention is None:
+                raise IllegalUndo("there is nothing to dismiss")
+            self._record("override", {"dismissed": self.attention})
+            self.attention = None
         self.on_change()
         return self.seq
 
@@ -138,27 +242,61 @@ class Table:
             self._check_seq(expected)
             if not self.journal.moves(self.game_id):
                 raise IllegalUndo("there is no move to take back")
-            self.seq = self.journal.append(self.game_id, "undo", {})
+            self._record("undo", {})
             self.state = self.journal.replay(self.game_id)
             self.last = self._last_move_words()
+            self.turn, self.turn_seat, self.attention = [], None, None
         self.on_change()
         return self.seq
 
-    def new_game(self) -> int:
-        """Start the next game at this table (the finished one stays on record)."""
+    def new_game(
+        self,
+        game: str | None = None,
+        players: tuple[str, ...] | None = None,
+        options: dict[str, Any] | None = None,
+        kit: str | None = None,
+        position: Any = None,
+    ) -> int:
+        """Start the next game at this table (the finished one stays on record): the
+        same game and players by default, or the ones chosen on a tablet; ``position``,
+        a state in the notation, joins a game already in progress."""
         with self.lock:
-            self.game_id = self.journal.start_game(self.config.id, self._fresh_state())
-            self.state = self.journal.replay(self.game_id)
-            self.seq = self.journal.append(self.game_id, "note", {"event": "new game"})
-            self.last = None
+            engine = get_game(game or self.game.name)
+            players = tuple(players) if players is not None else self.players
+            if position is not None:
+                state = parse_position(engine, position)
+            else:
+                kit_path = kit if kit is not None else self._configured_kit(engine.name)
+                state = self._fresh_state(engine, options, kit_path, len(players))
+            if engine.seats(state) != len(players):
+                raise ConfigError(
+                    f"{engine.title} at this table has {engine.seats(state)} seats, "
+                    f"but {len(players)} players were named"
+                )
+            game_id = self.journal.start_game(self.config.id, state, players)
+            self._load(game_id)
+            event = "position set" if position is not None else "new game"
+            self._record("note", {"event": event})
         self.on_change()
         return self.seq
 
-    def _fresh_state(self) -> Any:
+    def _configured_kit(self, game: str) -> str | None:
+        return self.config.kit if game == self.config.game else None
+
+    def _fresh_state(
+        self,
+        game: Any,
+        options: dict[str, Any] | None = None,
+        kit: str | None = None,
+        players: int | None = None,
+    ) -> Any:
+        same = game.name == self.config.game
         try:
-            kit = load_kit(self.config.game, self.config.kit)
-            players = len(self.config.players)
-            return self.game.new(players, self.config.options, kit, View.TABLE)
+            path = kit if kit is not None else self._configured_kit(game.name)
+            loaded = load_kit(game.name, path)
+            chosen = options if options is not None else (self.config.options if same else {})
+            count = players if players is not None else len(self.config.players)
+            return game.new(count, chosen, loaded, View.TABLE)
         except RulesError as error:
             raise ConfigError(f"table {self.config.id!r}: {error}") from None
 
@@ -177,7 +315,7 @@ class Table:
                 "id": self.config.id,
                 "game": self.game.name,
                 "title": self.game.title,
-                "players": list(self.config.players),
+                "players": list(self.players),
                 "scores": list(self.game.scores(self.state)),
                 "to_act": actor
                 if isinstance(actor, int)
@@ -185,6 +323,8 @@ class Table:
                 "over": outcome is not None,
                 "outcome": None if outcome is None else outcome.to_json(),
                 "last_move": self.last,
+                "attention": self.attention,
+                "turn_open": bool(self.turn),
                 "seq": self.seq,
                 "sources": {name: health() for name, health in self.sources.items()},
             }
@@ -211,6 +351,14 @@ class Table:
         return self.game.describe(state, self.game.move_from_json(moves[-1]))
 
 
+def parse_position(game: Any, document: Any) -> Any:
+    """A position typed into the tablet's editor, in the notation, for ``game``."""
+    state = parse_state(document)
+    if game_of(state) is not game:
+        raise ConfigError(f"the position is a {game_of(state).title} position, not {game.title}")
+    return state
+
+
 class IllegalUndo(ValueError):
     """An undo with nothing to take back."""
 
@@ -221,12 +369,16 @@ class Stale(ValueError):
 
 def flag_words(error: IllegalMove) -> dict[str, Any]:
     """What the tablet shows for an illegal move: the rule in words and its source."""
-    entry = explain(error.rule)
-    return {
-        "rule": error.rule,
-        "message": str(error),
-        "words": entry.rule,
-        "german": entry.german,
-        "rulebook": entry.rulebook,
-        "heading": entry.heading,
-    }
+    return {"message": str(error), **rule_words(error.rule)}
+
+
+def rule_words(rule: str) -> dict[str, Any]:
+    """A rule id in words, English and German, with the rulebook and heading it comes
+    from; the companion's own rules (a change no move explains) have no rulebook."""
+    if rule in COMPANION_RULES:
+        english, german = COMPANION_RULES[rule]
+        return {"rule": rule, "words": english, "german": german, "rulebook": None,
+                "heading": None}  # fmt: skip
+    entry = rule_entry(rule)
+    return {"rule": rule, "words": entry.rule, "german": entry.german,
+            "rulebook": entry.rulebook, "heading": entry.heading}  # fmt: skip

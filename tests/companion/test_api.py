@@ -9,6 +9,7 @@ import pytest
 from companion.app import Service, create_app
 from companion.journal import Journal
 from companion.tables import ConfigError, Table, TableConfig, read_config
+from rules import new_game
 
 PIN = {"X-Table-PIN": "4711"}
 
@@ -235,11 +236,16 @@ def test_live_streams_are_capped_and_an_unknown_last_id_starts_afresh(tmp_path):
     assert client.get("/api/tables/g/events", buffered=False).status_code == 200
 
 
-def test_a_journal_that_does_not_fit_the_configuration_names_the_table(tmp_path):
+def test_the_journal_keeps_a_games_players_and_names_a_table_that_does_not_fit(tmp_path):
     journal = Journal(tmp_path / "j.sqlite")
     Table(TableConfig("u", "uraeus", ("a", "b", "c"), "1"), journal)
-    with pytest.raises(ConfigError, match=r"table 'u': the journal's game .* 3 seats"):
-        Table(TableConfig("u", "uraeus", ("a", "b"), "1"), journal)
+    # The game in progress keeps the players it was started with; the configuration's
+    # names are for the games to come.
+    assert Table(TableConfig("u", "uraeus", ("x", "y"), "1"), journal).players == ("a", "b", "c")
+    # A game recorded without names (schema 1) takes the configuration's: they must fit.
+    journal.start_game("v", new_game("uraeus", players=3))
+    with pytest.raises(ConfigError, match=r"table 'v': the journal's game .* 3 seats"):
+        Table(TableConfig("v", "uraeus", ("a", "b"), "1"), journal)
 
 
 def test_the_scoreboard_names_whose_turn_it_is_without_waiting_for_the_script(client):

@@ -17,13 +17,13 @@ from rules.uraeus import Roll
 def test_only_a_valid_roll_reaches_the_game():
     uraeus = get_game("uraeus")
     state = new_game("uraeus", players=2)  # the roll-off waits for the die
-    assert die_claim(state, DieRolled(seq=3, face=4, rolls=1)).move == Roll(4)
+    assert die_claim(state, DieRolled(seq=3, face=4, rolls=1)).moves == (Roll(4),)
     claim = die_claim(state, DieInvalid(seq=4, why="crooked", bad=1))
-    assert claim.move is None and "roll again" in claim.say
+    assert claim.moves == () and "roll again" in claim.say
     for face in (5, 2, 3):  # roll-off 5 against 2, then the starter's roll
         state = uraeus.play(state, Roll(face))
     claim = die_claim(state, DieRolled(seq=5, face=6, rolls=2))
-    assert claim.move is None and "no roll is due" in claim.say
+    assert claim.moves == () and "no roll is due" in claim.say
 
 
 def test_the_regie_sensors_of_a_simulated_game_replay_that_game():
