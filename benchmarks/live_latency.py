@@ -268,14 +268,8 @@ def die_on_link(
 
 
 def claimed_move(claim: Any) -> Any | None:
-    """The move a die claim stands for: ``Claim.move``, or the first of ``Claim.moves``
-    where the claim lists the moves that would explain it (``companion.tracker``)."""
-    if claim is None:
-        return None
-    moves = getattr(claim, "moves", None)
-    if moves is not None:
-        return moves[0] if moves else None
-    return claim.move
+    """The move a die claim stands for (``None``: no roll is due)."""
+    return claim.moves[0] if claim is not None and claim.moves else None
 
 
 def first_move_after(table: Table, seq: int) -> int:
@@ -299,11 +293,12 @@ def live_latency(
         # As the demo's die: the claim is the game's roll, played at the table.
         try:
             move = claimed_move(die_claim(table.state, event))
-            if move is not None:
-                before = table.seq
-                table.play(table.game.move_to_json(move))
-                done = clock()
-                played.put((first_move_after(table, before), linked, done))
+            if move is None:
+                raise ValueError(f"the die showed {event.face}, but no roll was due")
+            before = table.seq
+            table.play(table.game.move_to_json(move))
+            done = clock()
+            played.put((first_move_after(table, before), linked, done))
         except Exception as error:  # the driver says what went wrong
             played.put(error)
 
@@ -333,7 +328,10 @@ def live_latency(
                         with lock:
                             thrown = clock()
                             die.act()  # a player throws the die
-                        outcome = played.get(timeout=WAIT)
+                        try:
+                            outcome = played.get(timeout=WAIT)
+                        except queue.Empty:
+                            raise RuntimeError(f"no roll reached the table in {WAIT:g} s") from None
                         if isinstance(outcome, Exception):
                             raise RuntimeError(f"the roll was not played: {outcome!r}")
                         seq, linked, done = outcome
