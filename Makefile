@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 
-.PHONY: run test bench clean
+.PHONY: run test bench clean chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,8 +20,22 @@ PORT ?= 8000
 run: $(STAMP)
 	$(BIN)/companion serve --demo --port $(PORT)
 
+# The browser test drives Debian's Chromium through its chromedriver: installed here
+# when missing and run as root (as CI does); otherwise one line says how.
+CHROMIUM     := /usr/bin/chromium
+CHROMEDRIVER := /usr/bin/chromedriver
+chromium:
+	@if [ -x $(CHROMIUM) ] && [ -x $(CHROMEDRIVER) ]; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  echo "installing Debian's chromium and chromium-driver for the browser test"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y --no-install-recommends chromium chromium-driver; \
+	else \
+	  echo "the browser test needs $(CHROMIUM) and $(CHROMEDRIVER): sudo apt-get install -y --no-install-recommends chromium chromium-driver" >&2; \
+	fi
+
 # The whole test suite with lint.
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
