@@ -24,6 +24,9 @@ from rules import CHANCE, NotationError, get_game
 from rules.regie.observe import Sighting, move_from_sightings
 from rules.uraeus import Roll
 
+#: The devices each game can have, by name, and the device kind their hello must name.
+DEVICES: dict[str, dict[str, str]] = {"uraeus": {"die": "die"}, "regie": {"sensors": "regie"}}
+
 
 def die_claim(state, event: Event, source: str = "die") -> Claim | None:
     """What a die event claims at an Uräus table in ``state`` (``None``: nothing, as

@@ -83,6 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--config", help="the tables' TOML configuration")
     serve.add_argument("--demo", action="store_true", help="bots and emulated devices")
     serve.add_argument("--pace", type=float, default=1.0, help="demo: seconds between moves")
+    serve.add_argument(
+        "--human",
+        action="append",
+        default=[],
+        metavar="TABLE:SEAT",
+        help="demo: a seat the bots leave to you (enter its moves on the tablet), repeatable",
+    )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--instance", default="instance", help="folder for the journal")
@@ -130,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return serve(args.config, host=args.host, port=args.port, instance=args.instance,
                          threads=args.threads, out=sys.stdout, demo=args.demo,
-                         pace=args.pace)  # fmt: skip
+                         pace=args.pace, humans=tuple(args.human))  # fmt: skip
         if args.command == "devices":
             from companion.devices import watch
 

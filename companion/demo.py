@@ -38,8 +38,12 @@ CONFIGS = (
 class Demo:
     """Builds the demo's tables and runs its devices and bots in daemon threads."""
 
-    def __init__(self, instance: Path, *, pace: float, seed: int) -> None:
+    def __init__(
+        self, instance: Path, *, pace: float, seed: int, humans: tuple[str, ...] = ()
+    ) -> None:
         self.pace = pace
+        #: Seats the bots leave to people at the tablet, by table id.
+        self.humans = parse_humans(humans)
         self.rng = random.Random(seed)
         self.stop = threading.Event()
         self.folder = Path(tempfile.mkdtemp(prefix="companion-demo-"))
@@ -128,6 +132,8 @@ class Demo:
     # -- shared -------------------------------------------------------------------------
 
     def _bot_move(self, table: Table) -> None:
+        if table.game.to_act(table.state) in self.humans.get(table.config.id, ()):
+            return  # a person plays this seat: the tablet brings the move
         move = choose_move(table.game, table.state, self.rng)
         self._play(table, table.game.move_to_json(move))
 
@@ -135,6 +141,21 @@ class Demo:
         # An illegal move is flagged and journalled by the table, as at a real table.
         with contextlib.suppress(IllegalMove, ValueError):
             table.play(document)
+
+
+def parse_humans(specs: tuple[str, ...]) -> dict[str, set[int]]:
+    """``TABLE:SEAT`` specs as seats by table, checked against the demo's tables."""
+    seats: dict[str, set[int]] = {}
+    players = {config.id: len(config.players) for config in CONFIGS}
+    for spec in specs:
+        table, _, seat = spec.partition(":")
+        if table not in players or table == "regie":
+            playable = ", ".join(t for t in players if t != "regie")
+            raise ValueError(f"--human {spec!r}: the demo's tables with bots are {playable}")
+        if not seat.isdigit() or int(seat) >= players[table]:
+            raise ValueError(f"--human {spec!r}: a seat of {table} is 0 to {players[table] - 1}")
+        seats.setdefault(table, set()).add(int(seat))
+    return seats
 
 
 def sensors_start(state):

@@ -3,13 +3,17 @@ by waitress with its threads sized for live streams."""
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
+import threading
 import time
 from pathlib import Path
 from typing import TextIO
 
 from companion.app import Service, create_app
 from companion.journal import Journal
+from companion.sources import DeviceSource
 from companion.tables import Table, read_config
 
 #: Threads beyond the live streams: for the requests that come and go.
@@ -28,19 +32,28 @@ def serve(
     out: TextIO,
     demo: bool = False,
     pace: float = 1.0,
+    humans: tuple[str, ...] = (),
 ) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    folder = Path(instance) / "demo" if demo else Path(instance)
+    lock = lock_instance(folder)  # held until the process ends
+    stop = threading.Event()
     if demo:
         from companion.demo import DEMO_PIN, Demo
 
-        runner = Demo(Path(instance) / "demo", pace=pace, seed=int(time.time()))
+        runner = Demo(folder, pace=pace, seed=int(time.time()), humans=humans)
         tables = runner.tables
         print(f"demo: bots play Uräus, Regie and Gimmel; the PIN is {DEMO_PIN}", file=out)
     else:
         if config is None:
             raise ValueError("serve needs --config FILE, or --demo")
-        journal = Journal(Path(instance) / "journal.sqlite")
+        if humans:
+            raise ValueError("--human is for the demo's bots; a configured table has none")
+        journal = Journal(folder / "journal.sqlite")
         tables = [Table(table_config, journal) for table_config in read_config(config)]
+        for table in tables:
+            for name, device in table.config.devices.items():
+                DeviceSource(table, name, device, stop=stop).start()
     # A server's default of four threads stalls the fifth live stream: size it, and cap
     # the streams so that requests always find a thread.
     threads = threads or SPARE_THREADS + STREAMS_PER_TABLE * len(tables)
@@ -51,13 +64,45 @@ def serve(
 
     print(f"serving {len(tables)} table(s) at http://{host}:{port}/ ({threads} threads)",
           file=out, flush=True)  # fmt: skip
-    waitress_serve(
-        app,
-        host=host,
-        port=port,
-        threads=threads,
-        channel_timeout=3600,
-        channel_request_lookahead=1,  # lets a stream notice its client has gone
-        max_request_body_size=64 * 1024,
-    )
+    try:
+        waitress_serve(
+            app,
+            host=host,
+            port=port,
+            threads=threads,
+            channel_timeout=3600,
+            channel_request_lookahead=1,  # lets a stream notice its client has gone
+            max_request_body_size=64 * 1024,
+        )
+    finally:
+        stop.set()
+        lock.close()
     return 0
+
+
+class InstanceBusy(ValueError):
+    """Another companion already serves this instance folder."""
+
+
+def lock_instance(folder: Path):
+    """Lock the instance folder for this process: two servers writing one journal would
+    each replay only their own changes. The lock goes with the process, however it ends
+    (the kernel releases it on SIGKILL or a power cut, so no stale lock is left)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "companion.lock"
+    handle = path.open("a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise InstanceBusy(
+            f"{folder} is in use by a running companion ({holder}): stop it, or give "
+            "another --instance folder"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()}\n")
+    handle.flush()
+    return handle

@@ -17,13 +17,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.claims import RegieSightings, die_claim, regie_claim
+from companion.claims import DEVICES, RegieSightings, die_claim, regie_claim
 from companion.tables import Table
 from hardware.link import DeviceReset, Link, LinkDown, LinkUp, Problem, Received
 from hardware.messages import Event
 
-#: The devices each game can have, by name, and the device kind their hello must name.
-DEVICES: dict[str, dict[str, str]] = {"uraeus": {"die": "die"}, "regie": {"sensors": "regie"}}
 #: Seconds without a sighting after which the Regie frame counts as still.
 REGIE_SETTLE = 0.8
 

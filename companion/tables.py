@@ -33,11 +33,15 @@ class TableConfig:
     pin: str
     options: dict[str, Any] = field(default_factory=dict)
     kit: str | None = None  # a kit file; the shipped kit when None
+    #: Serial devices by name (``die``, ``sensors``): a device path or ``usb:VID:PID``.
+    devices: dict[str, str] = field(default_factory=dict)
 
 
 def read_config(path: str | Path) -> list[TableConfig]:
     """Tables from a TOML file: ``[[tables]]`` with id, game, players, pin, and
-    optionally options (a table) and kit (a file path)."""
+    optionally options (a table), kit (a file path) and devices (a table of ports)."""
+    from companion.claims import DEVICES
+
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -51,7 +55,7 @@ def read_config(path: str | Path) -> list[TableConfig]:
         where = f"{path}: tables[{i}]"
         if not isinstance(raw, dict):
             raise ConfigError(f"{where}: expected a table of fields")
-        unknown = set(raw) - {"id", "game", "players", "pin", "options", "kit"}
+        unknown = set(raw) - {"id", "game", "players", "pin", "options", "kit", "devices"}
         if unknown:
             raise ConfigError(f"{where}: unknown field {sorted(unknown)[0]!r}")
         for key in ("id", "game", "pin"):
@@ -62,6 +66,18 @@ def read_config(path: str | Path) -> list[TableConfig]:
         players = raw.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ConfigError(f"{where}.players: expected a list of names")
+        devices = raw.get("devices", {})
+        if not isinstance(devices, dict):
+            raise ConfigError(f"{where}.devices: expected a table of device = port")
+        for name, port in devices.items():
+            if name not in DEVICES.get(raw["game"], {}):
+                known = ", ".join(DEVICES.get(raw["game"], {})) or "none"
+                raise ConfigError(
+                    f"{where}.devices.{name}: {raw['game']} has no device {name!r} "
+                    f"(its devices: {known})"
+                )
+            if not isinstance(port, str) or not port:
+                raise ConfigError(f"{where}.devices.{name}: expected a path or usb:VID:PID")
         configs.append(
             TableConfig(
                 id=raw["id"],
@@ -70,6 +86,7 @@ def read_config(path: str | Path) -> list[TableConfig]:
                 pin=raw["pin"],
                 options=dict(raw.get("options", {})),
                 kit=raw.get("kit"),
+                devices=dict(devices),
             )
         )
     ids = [c.id for c in configs]

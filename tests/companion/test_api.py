@@ -154,6 +154,15 @@ def test_the_configuration_names_what_is_wrong(tmp_path):
     assert config.players == ("a", "b")
     with pytest.raises(ConfigError, match="gimmel takes 2 players, got 3"):
         Table(TableConfig("x", "gimmel", ("a", "b", "c"), "1"), Journal(tmp_path / "j.sqlite"))
+    base = '[[tables]]\nid = "t"\npin = "1"\nplayers = ["a", "b"]\n'
+    path.write_text(base + 'game = "uraeus"\ndevices = { die = "usb:2e8a:000a" }\n')
+    assert read_config(path)[0].devices == {"die": "usb:2e8a:000a"}
+    path.write_text(base + 'game = "gimmel"\ndevices = { die = "/dev/ttyACM0" }\n')
+    with pytest.raises(ConfigError, match=r"devices\.die: gimmel has no device 'die' .*none"):
+        read_config(path)
+    path.write_text(base + 'game = "regie"\ndevices = { sensors = 7 }\n')
+    with pytest.raises(ConfigError, match=r"devices\.sensors: expected a path or usb"):
+        read_config(path)
 
 
 def test_live_events_catch_up_from_a_seq_and_follow_each_change(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -287,6 +288,10 @@ def test_serve_keeps_every_table_through_a_sigkill(tmp_path):
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         after = get_json(base)
+        # The example's devices are not plugged in here: their health is no game state.
+        for listing in (before, after):
+            for table in listing["tables"]:
+                table.pop("sources")
         assert after == before
         uraeus = after["tables"][0]
         assert uraeus["seq"] >= 4 and "shows 4" in uraeus["last_move"]
@@ -322,3 +327,30 @@ def test_the_demo_brings_up_live_tables_and_names_the_die_link(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_a_second_server_on_one_instance_folder_is_refused(tmp_path):
+    from companion.serve import InstanceBusy, lock_instance
+
+    held = lock_instance(tmp_path)
+    try:
+        with pytest.raises(
+            InstanceBusy, match=rf"in use by a running companion \(pid {os.getpid()}\)"
+        ):
+            lock_instance(tmp_path)
+    finally:
+        held.close()
+    lock_instance(tmp_path).close()  # released with its holder: no stale lock
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [("chess:0", "tables with bots are uraeus, gimmel"), ("gimmel:2", "seat of gimmel is 0 to 1"),
+     ("uraeus:x", "seat of uraeus is 0 to 2")],
+)  # fmt: skip
+def test_the_demo_names_a_human_seat_it_cannot_leave(tmp_path, spec, message):
+    from companion.demo import parse_humans
+
+    assert parse_humans(("uraeus:1", "gimmel:0")) == {"uraeus": {1}, "gimmel": {0}}
+    with pytest.raises(ValueError, match=message):
+        parse_humans((spec,))
