@@ -7,13 +7,16 @@ the journal's commits per second.
 The service runs in this process as ``companion serve`` runs it: one Uräus table, its
 journal, the app served by waitress with threads for the spare requests and the streams.
 N clients follow ``/api/tables/ID/events`` over HTTP. The die emulator runs on a
-pseudo-terminal and is read through the real ``Link``; its ``DieRolled`` becomes the
-table's roll by ``claims.die_claim`` and ``Table.play``, as in the demo, and a bot plays
-the seat to act, so that the die is wanted again. A roll's latency runs from the throw
-(``DieEmulator.act``) to each client's having the event with that roll's seq, all on one
-``time.perf_counter``. Each event is awaited at every client before the next one, so the
-figures are those of a table at a human pace, not of a queue. The clients share this
-process (and its GIL) with the service: on a small machine they cost it time.
+pseudo-terminal and is read as the demo and a real table read it: by the table's
+``companion.sources.DeviceSource`` over the real ``Link``, whose ``DieRolled`` is a claim
+that the tracker explains (``Table.claim``), journalled as an ``input`` entry, then the
+``move`` (and a forced move may follow). A bot plays the seat to act, so that the die is
+wanted again. A roll's seq is that of the first ``move`` journalled after the throw; its
+latency runs from the throw (``DieEmulator.act``) to each client's having the event with
+that seq, all on one ``time.perf_counter``. Each event is awaited at every client before
+the next one, so the figures are those of a table at a human pace, not of a queue. The
+clients share this process (and its GIL) with the service: on a small machine they cost
+it time.
 
 Figures depend on the machine and its load; compare within one run.
 """
@@ -41,13 +44,13 @@ from pathlib import Path
 from typing import Any
 
 from companion.app import Service, create_app
-from companion.claims import die_claim
 from companion.journal import Journal
 from companion.serve import SPARE_THREADS
+from companion.sources import DeviceSource
 from companion.tables import Table, TableConfig
 from hardware.emulate.die import DieEmulator
-from hardware.link import Link, LinkUp, Received
-from hardware.messages import DieRolled
+from hardware.link import Link
+from hardware.messages import DieRolled, Event
 from rules import CHANCE, IllegalMove, new_game
 from rules.playout import choose_move
 
@@ -183,8 +186,8 @@ class LiveClient(threading.Thread):
 @dataclass
 class Throw:
     thrown: float  # the emulator was asked to throw
-    linked: float  # the link had the DieRolled
-    played: float  # Table.play returned (journalled, streams notified)
+    linked: float  # the device source had the DieRolled from its link
+    played: float  # Table.claim returned (journalled, streams notified)
     seq: int
 
 
@@ -227,18 +230,36 @@ def served(app: Any, threads: int) -> Iterator[int]:
 
 
 @contextlib.contextmanager
-def die_on_link(
-    folder: Path, rng: random.Random, clock: Clock, on_roll: Callable[[DieRolled, float], None]
-) -> Iterator[tuple[DieEmulator, threading.Lock]]:
-    """The die emulator on a pseudo-terminal, served as in the demo, and read through the
-    real link; each ``DieRolled`` goes to ``on_roll`` with the time the link had it.
-    Yields the emulator and the lock that guards it, once the link is up."""
+def die_source(
+    folder: Path, table: Table, rng: random.Random, clock: Clock
+) -> Iterator[tuple[DieEmulator, threading.Lock, queue.Queue[tuple[float, float] | Exception]]]:
+    """The die emulator on a pseudo-terminal, served as in the demo, and read as the
+    table's ``die`` by the product's ``DeviceSource`` through the real link. Yields the
+    emulator, the lock that guards it, and a queue that has, for each ``DieRolled``, when
+    the source had it and when its claim was done (or what the claim raised), once the
+    link is up."""
     die = DieEmulator(rng, serial="BENCH-DIE", clock=clock, link=folder / "die")
     die.bad_roll_rate = 0.0  # every throw a roll: a bad one would only be thrown again
     lock = threading.Lock()
-    link = Link(str(die.port.link), kind="die", clock=clock)
     stop = threading.Event()
-    up = threading.Event()
+    port = str(die.port.link)
+    source = DeviceSource(table, "die", port, stop=stop, clock=clock,
+                          link=Link(port, kind="die", clock=clock))  # fmt: skip
+    claimed: queue.Queue[tuple[float, float] | Exception] = queue.Queue()
+    claim = source.event
+
+    def timed(event: Event) -> None:
+        # Only watches: the source's own ``event`` makes the claim, as at a real table.
+        linked = clock()
+        try:
+            claim(event)
+        except Exception as error:  # the driver says what went wrong
+            claimed.put(error)
+            raise
+        if isinstance(event, DieRolled):
+            claimed.put((linked, clock()))
+
+    source.event = timed  # type: ignore[method-assign]
 
     def serve() -> None:
         while not stop.is_set():
@@ -246,20 +267,20 @@ def die_on_link(
                 die.serve(timeout=0.0)
             stop.wait(0.01)
 
-    def listen() -> None:
-        for happening in link.run(stop=stop.is_set):
-            if isinstance(happening, LinkUp):
-                up.set()
-            elif isinstance(happening, Received) and isinstance(happening.event, DieRolled):
-                on_roll(happening.event, happening.at)
-
-    threads = [threading.Thread(target=job, daemon=True) for job in (serve, listen)]
-    for thread in threads:
-        thread.start()
+    emulator = threading.Thread(target=serve, name="die-emulator", daemon=True)
+    emulator.start()
+    before = set(threading.enumerate())
+    source.start()
+    threads = [emulator, *(set(threading.enumerate()) - before)]  # and the source's
     try:
-        if not up.wait(10):
-            raise RuntimeError(f"the link to the emulated die did not come up: {link.health}")
-        yield die, lock
+        deadline = time.monotonic() + 10
+        while not source.state["up"]:
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"the link to the emulated die did not come up: {source.health()}"
+                )
+            stop.wait(0.01)
+        yield die, lock, claimed
     finally:
         stop.set()
         for thread in threads:
@@ -267,15 +288,11 @@ def die_on_link(
         die.close()
 
 
-def claimed_move(claim: Any) -> Any | None:
-    """The move a die claim stands for (``None``: no roll is due)."""
-    return claim.moves[0] if claim is not None and claim.moves else None
-
-
-def first_move_after(table: Table, seq: int) -> int:
+def first_move_after(table: Table, seq: int) -> int | None:
     """The seq of the first move journalled after ``seq``: the one just played, not the
-    entries the table may add after it (a forced move)."""
-    return next(e.seq for e in table.journal.entries(table.game_id, since=seq) if e.kind == "move")
+    entries the table may add around it (the claim's input, a forced move)."""
+    entries = table.journal.entries(table.game_id, since=seq)
+    return next((e.seq for e in entries if e.kind == "move"), None)
 
 
 def live_latency(
@@ -287,26 +304,11 @@ def live_latency(
     threads = SPARE_THREADS + clients  # as serve.py: the spare threads and the streams
     service = Service([table], wall, max_streams=threads - SPARE_THREADS)
     run = LiveRun(threads=threads)
-    played: queue.Queue[tuple[int, float, float] | Exception] = queue.Queue()
-
-    def rolled(event: DieRolled, linked: float) -> None:
-        # As the demo's die: the claim is the game's roll, played at the table.
-        try:
-            move = claimed_move(die_claim(table.state, event))
-            if move is None:
-                raise ValueError(f"the die showed {event.face}, but no roll was due")
-            before = table.seq
-            table.play(table.game.move_to_json(move))
-            done = clock()
-            played.put((first_move_after(table, before), linked, done))
-        except Exception as error:  # the driver says what went wrong
-            played.put(error)
-
     progress = Progress(clients)
     try:
         with (
             served(create_app(service), threads) as port,
-            die_on_link(folder, random.Random(rng.random()), clock, rolled) as (die, lock),
+            die_source(folder, table, random.Random(rng.random()), clock) as (die, lock, claimed),
         ):
             run.first_seq = since = table.seq
             path = f"/api/tables/{TABLE.id}/events?since={since}"
@@ -325,16 +327,21 @@ def live_latency(
                         run.games += 1
                         table.new_game()
                     elif table.game.to_act(table.state) is CHANCE:
+                        before = table.seq
                         with lock:
                             thrown = clock()
                             die.act()  # a player throws the die
                         try:
-                            outcome = played.get(timeout=WAIT)
+                            outcome = claimed.get(timeout=WAIT)
                         except queue.Empty:
                             raise RuntimeError(f"no roll reached the table in {WAIT:g} s") from None
                         if isinstance(outcome, Exception):
-                            raise RuntimeError(f"the roll was not played: {outcome!r}")
-                        seq, linked, done = outcome
+                            raise RuntimeError(f"the roll's claim failed: {outcome!r}")
+                        linked, done = outcome
+                        seq = first_move_after(table, before)
+                        if seq is None:
+                            kinds = [e.kind for e in table.journal.entries(table.game_id, before)]
+                            raise RuntimeError(f"the roll was not played: journalled {kinds}")
                         progress.wait_all(seq, WAIT)
                         run.rolls.append(Throw(thrown, linked, done, seq))
                     else:  # the seat to act: a bot, through Table.play as a tablet
@@ -343,7 +350,9 @@ def live_latency(
                         started = clock()
                         with contextlib.suppress(IllegalMove):  # flagged and journalled
                             table.play(table.game.move_to_json(move))
-                            run.moves.append((started, first_move_after(table, before)))
+                            seq = first_move_after(table, before)
+                            assert seq is not None, "Table.play returned without a move"
+                            run.moves.append((started, seq))
                     # Every client is up to date before the table moves on, as at a
                     # table at a human pace.
                     progress.wait_all(table.seq, WAIT)
@@ -476,8 +485,8 @@ def report(figures: dict[str, Any]) -> str:
             "streams); clients, service and die in one process",
             f"device event -> {n} live clients: {ms(figures['device_to_clients'])} "
             f"over {figures['rolls']} rolls",
-            f"  throw -> link has DieRolled: {ms(figures['throw_to_link'])}",
-            f"  throw -> Table.play returned: {ms(figures['throw_to_journalled'])}",
+            f"  throw -> source has DieRolled: {ms(figures['throw_to_link'])}",
+            f"  throw -> Table.claim returned: {ms(figures['throw_to_journalled'])}",
             f"bot Table.play -> {n} live clients: {ms(figures['move_to_clients'])} "
             f"over {figures['bot_moves']} moves",
             f"  {figures['events']} events ({kinds}) in {figures['games']} game(s), "
