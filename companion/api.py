@@ -1,10 +1,17 @@
 """The JSON API (``docs/api.md``): watching needs nothing; a change needs the table's PIN.
 
+    GET  /api/games                       the games a tablet can start, with options and kits
     GET  /api/tables                      every table: id, game, players, scores, seq
     GET  /api/tables/ID/state             one table, its state in the notation and legal moves
     GET  /api/tables/ID/journal?since=N   the table's journal entries after seq N
+    GET  /api/tables/ID/events            live: server-sent events from a seq
+    GET  /api/tables/ID/panel?lang=en     the board as SVG, and the moves as taps and words
     POST /api/tables/ID/moves             {"move": <move in the notation>, "seq": optional}
+    POST /api/tables/ID/taps              {"taps": [place ids], "seq": optional}
     POST /api/tables/ID/undo              {"seq": optional}
+    POST /api/tables/ID/end-turn          {"seq": optional}
+    POST /api/tables/ID/dismiss           {"seq": optional}
+    POST /api/tables/ID/games             {"game", "players", "options", "kit"} or {"position"}
 
 The PIN comes in the ``X-Table-PIN`` header. Wrong PINs are limited per table and client.
 """
@@ -19,8 +26,9 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
-from companion.tables import IllegalUndo, Stale, Table, flag_words
-from rules import IllegalMove, NotationError
+from companion.panels import TapError, panel_for
+from companion.tables import ConfigError, IllegalUndo, Stale, Table, flag_words, game_listing
+from rules import GAMES, IllegalMove, NotationError, RulesError
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -37,6 +45,15 @@ def table(table_id: str) -> Table:
     if found is None:
         abort(404, description=f"no table {table_id!r}")
     return found
+
+
+@api.get("/games")
+def games():
+    """The games with their players and options, and the kits each table offers."""
+    listing = game_listing()
+    for name, entry in listing.items():
+        entry["kits"] = {t.config.id: list(t.kits(name)) for t in service().tables.values()}
+    return jsonify(games=listing)
 
 
 @api.get("/tables")
@@ -116,15 +133,61 @@ def moves(table_id: str):
     body = change_body(found)
     if "move" not in body:
         abort(400, description='expected {"move": <a move in the notation>}')
+    return play_answer(found, body["move"], body.get("seq"))
+
+
+@api.get("/tables/<table_id>/panel")
+def panel(table_id: str):
+    """The board as the companion understands it, drawn in ``lang`` (en, de), with every
+    legal move of the player to act: its words and the places tapped to make it."""
+    found = table(table_id)
+    lang = request.args.get("lang", "en")
+    if lang not in ("en", "de"):
+        abort(400, description=f"lang must be en or de, got {lang[:10]!r}")
+    with found.lock:
+        game, state = found.game, found.state
+        drawer = panel_for(game.name)
+        moves = [{"move": game.move_to_json(m), "words": game.describe(state, m),
+                  "taps": list(drawer.taps(state, m))}
+                 for m in game.legal_moves(state)]  # fmt: skip
+        chance = [{"move": game.move_to_json(m), "words": game.describe(state, m)}
+                  for m, _ in game.chance_outcomes(state)]  # fmt: skip
+        return jsonify(svg=drawer.svg(state, lang=lang), moves=moves, chance=chance,
+                       seq=found.seq)  # fmt: skip
+
+
+@api.post("/tables/<table_id>/taps")
+def taps(table_id: str):
+    """Taps on the board's places as a move: legal or not, the rules judge it. Taps
+    that are only the start of a move answer ``{"complete": false}``."""
+    found = table(table_id)
+    body = change_body(found)
+    given = body.get("taps")
+    if not isinstance(given, list) or not all(isinstance(t, str) for t in given):
+        abort(400, description='expected {"taps": [place ids]}')
+    with found.lock:
+        try:
+            move = panel_for(found.game.name).compose(found.state, tuple(given))
+        except TapError as error:
+            abort(400, description=str(error))
+        if move is None:
+            return jsonify(complete=False, seq=found.seq)
+        document = found.game.move_to_json(move)
+    return play_answer(found, document, body.get("seq"))
+
+
+def play_answer(found: Table, document: Any, expected: Any):
+    """Play a move for a request and answer: 200 with the table, 409 stale, 400
+    malformed, 422 with the flag for an illegal move (journalled as a flag)."""
     try:
-        seq = found.play(body["move"], body.get("seq"))
+        seq = found.play(document, expected)
     except Stale as error:
         abort(409, description=str(error))
     except NotationError as error:
         abort(400, description=f"malformed move: {error}")
     except IllegalMove as error:
         return jsonify(error="illegal move", flag=flag_words(error), seq=found.seq), 422
-    return jsonify(seq=seq, table=found.summary())
+    return jsonify(complete=True, seq=seq, table=found.summary())
 
 
 @api.post("/tables/<table_id>/undo")
@@ -135,6 +198,73 @@ def undo(table_id: str):
         seq = found.undo(body.get("seq"))
     except (IllegalUndo, Stale) as error:
         abort(409, description=str(error))
+    return jsonify(seq=seq, table=found.summary())
+
+
+@api.post("/tables/<table_id>/end-turn")
+def end_turn(table_id: str):
+    found = table(table_id)
+    body = change_body(found)
+    try:
+        seq = found.end_turn(body.get("seq"))
+    except Stale as error:
+        abort(409, description=str(error))
+    return jsonify(seq=seq, table=found.summary())
+
+
+@api.post("/tables/<table_id>/dismiss")
+def dismiss(table_id: str):
+    found = table(table_id)
+    body = change_body(found)
+    try:
+        seq = found.dismiss(body.get("seq"))
+    except (IllegalUndo, Stale) as error:
+        abort(409, description=str(error))
+    return jsonify(seq=seq, table=found.summary())
+
+
+@api.post("/tables/<table_id>/games")
+def start_game(table_id: str):
+    """Start the next game at the table: ``game``, ``players`` (names by seat),
+    ``options`` and ``kit`` (a name from /api/games) default to the current game's;
+    ``position`` (a state in the notation) joins a game in progress instead."""
+    found = table(table_id)
+    body = change_body(found)
+    unknown = set(body) - {"game", "players", "options", "kit", "position", "seq"}
+    if unknown:
+        abort(400, description=f"unknown field {sorted(unknown)[0]!r}")
+    game = body.get("game", found.game.name)
+    if not isinstance(game, str) or game not in GAMES:
+        known = ", ".join(GAMES)
+        abort(400, description=f"game: unknown game {str(game)[:40]!r}; games are {known}")
+    players = body.get("players")
+    if players is not None and (
+        not isinstance(players, list)
+        or not all(isinstance(p, str) and 0 < len(p.strip()) <= 40 for p in players)
+    ):
+        abort(400, description="players: expected a list of names (1 to 40 characters each)")
+    options = body.get("options")
+    if options is not None and not isinstance(options, dict):
+        abort(400, description="options: expected an object of option = value")
+    kit = body.get("kit")
+    kits = found.kits(game)
+    if kit is not None and (not isinstance(kit, str) or kit not in kits):
+        abort(400, description=f"kit: {str(kit)[:40]!r} is not one of {', '.join(kits)}")
+    try:
+        seq = found.new_game(
+            game=game,
+            players=None if players is None else tuple(p.strip() for p in players),
+            options=options,
+            kit=None if kit is None else kits[kit],
+            position=body.get("position"),
+            expected=body.get("seq"),
+        )
+    except Stale as error:
+        abort(409, description=str(error))
+    except NotationError as error:
+        abort(400, description=f"position: {error}")
+    except (ConfigError, RulesError) as error:
+        abort(422, description=str(error))
     return jsonify(seq=seq, table=found.summary())
 
 

@@ -154,22 +154,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_games(args: argparse.Namespace) -> int:
-    listing = {
-        name: {
-            "title": game.title,
-            "players": [game.min_players, game.max_players],
-            "options": {
-                spec.name: {
-                    "default": spec.default,
-                    "choices": list(spec.choices),
-                    "doc": spec.doc,
-                    "source": spec.source,
-                }
-                for spec in game.option_specs
-            },
-        }
-        for name, game in GAMES.items()
-    }
+    from companion.tables import game_listing
+
+    listing = game_listing()
     if args.json:
         print(dumps(listing))
         return 0

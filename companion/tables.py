@@ -7,6 +7,7 @@ which journal them before they count.
 
 from __future__ import annotations
 
+import re
 import threading
 import tomllib
 from collections.abc import Callable
@@ -93,6 +94,31 @@ def read_config(path: str | Path) -> list[TableConfig]:
     if len(set(ids)) != len(ids):
         raise ConfigError(f"{path}: table ids must differ")
     return configs
+
+
+KIT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+def game_listing() -> dict[str, Any]:
+    """Every game with its title, player range and named options (the open readings and
+    variants, with the ``NOTES.md`` reading as default): what a tablet offers when a game
+    is started, and what ``companion games --json`` prints."""
+    return {
+        name: {
+            "title": game.title,
+            "players": [game.min_players, game.max_players],
+            "options": {
+                spec.name: {
+                    "default": spec.default,
+                    "choices": list(spec.choices),
+                    "doc": spec.doc,
+                    "source": spec.source,
+                }
+                for spec in game.option_specs
+            },
+        }
+        for name, game in GAMES.items()
+    }
 
 
 class Table:
@@ -273,11 +299,13 @@ class Table:
         options: dict[str, Any] | None = None,
         kit: str | None = None,
         position: Any = None,
+        expected: int | None = None,
     ) -> int:
         """Start the next game at this table (the finished one stays on record): the
         same game and players by default, or the ones chosen on a tablet; ``position``,
         a state in the notation, joins a game already in progress."""
         with self.lock:
+            self._check_seq(expected)
             engine = get_game(game or self.game.name)
             players = tuple(players) if players is not None else self.players
             if position is not None:
@@ -296,6 +324,20 @@ class Table:
             self._record("note", {"event": event})
         self.on_change()
         return self.seq
+
+    def kits(self, game: str) -> dict[str, str | None]:
+        """The kits a game can start with at this table, by name: the shipped one
+        (``default``), the configured one (``configured``), and the kit files of the
+        instance folder's ``kits/GAME/`` (a user's own copy, a corrected one)."""
+        kits: dict[str, str | None] = {"default": None}
+        if game == self.config.game and self.config.kit:
+            kits["configured"] = self.config.kit
+        folder = self.journal.path.parent / "kits" / game
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.toml")):
+                if KIT_NAME.fullmatch(path.stem):
+                    kits[path.stem] = str(path)
+        return kits
 
     def _configured_kit(self, game: str) -> str | None:
         return self.config.kit if game == self.config.game else None

@@ -263,3 +263,116 @@ def test_the_scoreboard_names_whose_turn_it_is_without_waiting_for_the_script(cl
     )
     html = client.get("/tables/gimmel-1").get_data(as_text=True)
     assert "Eve to act." in html and 'data-seat="1" class="to-act"' in html
+
+
+def post(client, path, body=None):
+    return client.post(path, json=body if body is not None else {}, headers=PIN)
+
+
+def test_every_change_endpoint_needs_the_pin(client):
+    for path in ("moves", "taps", "undo", "end-turn", "dismiss", "games"):
+        # From its own client address each, so that the rate limit does not answer first.
+        response = client.post(f"/api/tables/gimmel-1/{path}", json={},
+                               environ_base={"REMOTE_ADDR": f"10.0.0.{len(path)}"})  # fmt: skip
+        assert response.status_code == 401, path
+    assert client.get("/api/tables/gimmel-1/journal").get_json()["entries"] == []
+
+
+def test_the_panel_draws_the_board_and_lists_the_moves_as_taps(client):
+    post(client, "/api/tables/gimmel-1/moves", {"move": {"type": "lot", "white": 0}})
+    answer = client.get("/api/tables/gimmel-1/panel?lang=de").get_json()
+    assert answer["svg"].startswith("<svg") and 'data-place="a1"' in answer["svg"]
+    places = [m for m in answer["moves"] if m["move"]["type"] == "place"]
+    assert places and all(len(m["taps"]) == 2 and m["words"] for m in places)
+    assert answer["chance"] == []
+    assert client.get("/api/tables/gimmel-1/panel?lang=fr").status_code == 400
+    chance = client.get("/api/tables/uraeus-1/panel").get_json()["chance"]
+    assert [c["move"]["face"] for c in chance] == [1, 2, 3, 4, 5, 6]
+
+
+def test_taps_make_a_move_and_an_illegal_one_is_flagged_with_its_rule(client):
+    post(client, "/api/tables/gimmel-1/moves", {"move": {"type": "lot", "white": 0}})
+    panel = client.get("/api/tables/gimmel-1/panel").get_json()
+    first = next(m for m in panel["moves"] if m["move"]["type"] == "place")
+    partial = post(client, "/api/tables/gimmel-1/taps", {"taps": first["taps"][:1]})
+    assert partial.status_code == 200 and partial.get_json()["complete"] is False
+    made = post(client, "/api/tables/gimmel-1/taps", {"taps": first["taps"]})
+    assert made.status_code == 200 and made.get_json()["complete"] is True
+    assert client.get("/api/tables/gimmel-1/state").get_json()["state"]["ply"] == 1
+    # Black places on the square White took: the rules refuse it and say why.
+    black = next(m for m in client.get("/api/tables/gimmel-1/panel").get_json()["moves"]
+                 if m["move"]["type"] == "place")  # fmt: skip
+    onto = [black["taps"][0], first["taps"][1]]
+    refused = post(client, "/api/tables/gimmel-1/taps", {"taps": onto})
+    assert refused.status_code == 422
+    flag = refused.get_json()["flag"]
+    assert flag["rule"].startswith("gimmel.") and flag["words"] and flag["german"]
+    table = client.get("/api/tables").get_json()["tables"][1]
+    assert table["attention"]["kind"] == "flag" and table["attention"]["rule"] == flag["rule"]
+    bad = post(client, "/api/tables/gimmel-1/taps", {"taps": ["nowhere"]})
+    assert bad.status_code == 400 and "nowhere" in bad.get_json()["error"]
+    assert post(client, "/api/tables/gimmel-1/taps", {"taps": "a1"}).status_code == 400
+
+
+def test_a_flag_is_dismissed_and_a_turn_ended_from_the_tablet(client):
+    post(client, "/api/tables/gimmel-1/moves", {"move": {"type": "lot", "white": 0}})
+    assert post(client, "/api/tables/gimmel-1/dismiss").status_code == 409  # nothing held
+    illegal = {"type": "place", "player": 1, "piece": "beetle", "to": "a1"}
+    assert post(client, "/api/tables/gimmel-1/moves", {"move": illegal}).status_code == 422
+    dismissed = post(client, "/api/tables/gimmel-1/dismiss")
+    assert dismissed.status_code == 200 and dismissed.get_json()["table"]["attention"] is None
+    legal = {"type": "place", "player": 0, "piece": "beetle", "to": "a1"}
+    assert post(client, "/api/tables/gimmel-1/moves", {"move": legal}).get_json()["table"][
+        "turn_open"
+    ]
+    ended = post(client, "/api/tables/gimmel-1/end-turn").get_json()
+    assert ended["table"]["turn_open"] is False
+    kinds = [e["kind"] for e in client.get("/api/tables/gimmel-1/journal").get_json()["entries"]]
+    assert kinds == ["move", "flag", "override", "move", "input"]
+
+
+def test_a_tablet_starts_another_game_with_its_players_and_options(client):
+    games = client.get("/api/games").get_json()["games"]
+    assert games["regie"]["kits"]["gimmel-1"] == ["default"]
+    assert "fall_through" in games["regie"]["options"]
+    started = post(client, "/api/tables/gimmel-1/games", {
+        "game": "regie", "players": ["Red ", "Blue"],
+        "options": {"fall_through": "forbidden"}, "kit": "default"})  # fmt: skip
+    assert started.status_code == 200
+    table = started.get_json()["table"]
+    assert table["game"] == "regie" and table["players"] == ["Red", "Blue"]
+    state = client.get("/api/tables/gimmel-1/state").get_json()["state"]
+    assert state["options"]["fall_through"] == "forbidden"
+    for body, status, words in [
+        ({"game": "chess"}, 400, "unknown game 'chess'"),
+        ({"game": ["regie"]}, 400, "unknown game"),
+        ({"players": ["a", ""]}, 400, "players: expected a list of names"),
+        ({"kit": "mine"}, 400, "'mine' is not one of default"),
+        ({"options": {"fall_through": "sometimes"}}, 422, "fall_through"),
+        ({"game": "uraeus", "players": ["solo"]}, 422, "2 to 4 players"),
+        ({"colour": "red"}, 400, "unknown field 'colour'"),
+        ({"position": {"notation": 1}}, 400, "position"),
+    ]:
+        answer = post(client, "/api/tables/gimmel-1/games", body)
+        assert answer.status_code == status and words in answer.get_json()["error"], body
+    assert client.get("/api/tables").get_json()["tables"][1]["game"] == "regie"
+
+
+def test_the_position_editor_joins_a_game_in_progress(client):
+    from rules import get_game, new_game
+    from rules.gimmel import DrawLots, Place
+    from rules.gimmel.model import Kind
+    from rules.grid import Square
+
+    gimmel = get_game("gimmel")
+    state = gimmel.play(new_game("gimmel"), DrawLots(white=1))
+    state = gimmel.play(state, Place(1, Kind.FALCON, Square.parse("e5")))
+    position = gimmel.state_to_json(state)
+    answer = post(client, "/api/tables/gimmel-1/games", {"position": position})
+    assert answer.status_code == 200 and answer.get_json()["table"]["to_act"] == 0
+    assert client.get("/api/tables/gimmel-1/state").get_json()["state"] == position
+    uraeus = get_game("uraeus").state_to_json(new_game("uraeus", players=3))
+    wrong = post(client, "/api/tables/gimmel-1/games", {"position": uraeus})
+    assert (
+        wrong.status_code == 422 and "is a Uräus position, not Gimmel" in wrong.get_json()["error"]
+    )
