@@ -31,7 +31,7 @@ DEMO_PIN = "1234"
 CONFIGS = (
     TableConfig("uraeus", "uraeus", ("Ada", "Ben", "Cy"), DEMO_PIN),
     TableConfig("regie", "regie", ("Red", "Blue"), DEMO_PIN),
-    TableConfig("gimmel", "gimmel", ("White", "Black"), DEMO_PIN),
+    TableConfig("gimmel", "gimmel", ("Dee", "Eve"), DEMO_PIN),  # the lot gives colours
 )
 
 

@@ -57,7 +57,8 @@ def serve(
     # A server's default of four threads stalls the fifth live stream: size it, and cap
     # the streams so that requests always find a thread.
     threads = threads or SPARE_THREADS + STREAMS_PER_TABLE * len(tables)
-    app = create_app(Service(tables, time.time, max_streams=max(1, threads - SPARE_THREADS)))
+    service = Service(tables, time.time, max_streams=max(1, threads - SPARE_THREADS))
+    app = create_app(service, {"BIND_HOST": host})
     if demo:
         runner.start()
     from waitress import serve as waitress_serve

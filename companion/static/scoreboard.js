@@ -1,50 +1,367 @@
-// The scoreboard follows the table's live event stream; a reconnecting browser sends
-// the last event id it saw and catches up from there (server-sent events do that).
+// The scoreboard of one table. It follows the table's live event stream (a reconnecting
+// browser sends the last event id it saw and catches up from there), draws the board the
+// server renders, and sends what players enter (taps on the board, move buttons, undo,
+// end of turn, a new game, a position) with the table's PIN. The rules are judged on the
+// server only: the page never decides whether a move is legal.
 "use strict";
 (function () {
   const body = document.body;
   const table = body.dataset.table;
-  const since = body.dataset.seq;
-  const link = document.getElementById("link");
+  const api = "/api/tables/" + encodeURIComponent(table);
+  const $ = function (id) { return document.getElementById(id); };
 
-  function show(summary) {
+  const WORDS = {
+    en: {
+      hints: "Hints", tables: "Tables", dismiss: "Dismiss", enter: "Enter what happened:",
+      pin: "PIN", endTurn: "End turn", undo: "Take back the last move", newGame: "New game",
+      game: "Game", players: "Players, one per line, by seat", kit: "Kit", start: "Start",
+      editPosition: "Edit the position (join a game in progress)",
+      positionHelp: "The position in the notation (docs/notation.md): change what differs " +
+        "from the table, then set it. The game so far stays on record.",
+      setPosition: "Set this position", live: "Live", reconnecting: "Reconnecting…",
+      over: "Game over: ", chance: "Waiting for the die or the lot.", toAct: " to act.",
+      noMove: "No move yet.", flag: "Not allowed:", question: "Which move was it?",
+      say: "Note:", byHand: "Enter by hand:", needPin: "Enter the table's PIN first.",
+      wrongPin: "Wrong PIN.", tapped: "Tapped: ", up: "connected", down: "not connected",
+      port: "port", boot: "boot id", heartbeat: "last heartbeat", secondsAgo: " s ago",
+      rulebook: "Rulebook", source: "Seen by",
+    },
+    de: {
+      hints: "Hinweise", tables: "Tische", dismiss: "Übergehen", enter: "Eingeben, was geschah:",
+      pin: "PIN", endTurn: "Zug beenden", undo: "Letzten Zug zurücknehmen", newGame: "Neues Spiel",
+      game: "Spiel", players: "Spieler, einer pro Zeile, nach Platz", kit: "Material",
+      start: "Starten", editPosition: "Stellung bearbeiten (laufendem Spiel beitreten)",
+      positionHelp: "Die Stellung in der Notation (docs/notation.md): ändern, was vom Tisch " +
+        "abweicht, dann setzen. Das bisherige Spiel bleibt im Protokoll.",
+      setPosition: "Diese Stellung setzen", live: "Live", reconnecting: "Verbinde neu…",
+      over: "Spielende: ", chance: "Warten auf den Würfel oder das Los.", toAct: " ist am Zug.",
+      noMove: "Noch kein Zug.", flag: "Nicht erlaubt:", question: "Welcher Zug war es?",
+      say: "Hinweis:", byHand: "Von Hand eingeben:", needPin: "Zuerst die PIN des Tisches eingeben.",
+      wrongPin: "Falsche PIN.", tapped: "Angetippt: ", up: "verbunden", down: "nicht verbunden",
+      port: "Anschluss", boot: "Boot-Kennung", heartbeat: "letztes Lebenszeichen",
+      secondsAgo: " s her", rulebook: "Regelheft", source: "Gesehen von",
+    },
+  };
+  let lang = localStorage.getItem("lang") ||
+    ((navigator.language || "en").slice(0, 2) === "de" ? "de" : "en");
+  let hints = localStorage.getItem("hints") === "1";
+  let summary = null;
+  let panel = null;
+  let taps = [];
+
+  function t(key) { return (WORDS[lang] && WORDS[lang][key]) || WORDS.en[key] || key; }
+
+  function translate() {
+    document.documentElement.lang = lang;
+    document.querySelectorAll("[data-t]").forEach(function (element) {
+      element.textContent = t(element.dataset.t);
+    });
+    $("lang").textContent = lang === "en" ? "DE" : "EN";
+  }
+
+  function say(text) { $("message").textContent = text || ""; }
+
+  // -- sending changes with the PIN -------------------------------------------------------
+
+  function pin() { return $("pin").value.trim(); }
+
+  function change(path, payload) {
+    if (!pin()) {
+      say(t("needPin"));
+      $("pin").focus();
+      return Promise.resolve(null);
+    }
+    return fetch(api + path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Table-PIN": pin() },
+      body: JSON.stringify(payload || {}),
+    }).then(function (answer) {
+      return answer.json().then(function (data) {
+        if (answer.status === 401) { say(t("wrongPin")); }
+        else if (answer.status === 422 && data.flag) { say(""); }  // the flag shows it
+        else if (!answer.ok) { say(data.error || answer.statusText); }
+        else { say(""); }
+        return { status: answer.status, data: data };
+      });
+    });
+  }
+
+  // -- the summary: scores, turn, last move, what needs attention, sources ---------------
+
+  function show(next) {
+    summary = next;
     document.querySelectorAll("#players li").forEach(function (item) {
       const seat = Number(item.dataset.seat);
+      item.querySelector(".name").textContent = summary.players[seat];
       item.querySelector(".score").textContent = summary.scores[seat];
       item.classList.toggle("to-act", summary.to_act === seat);
     });
-    const turn = document.getElementById("turn");
+    const turn = $("turn");
     if (summary.over) {
-      turn.textContent = "Game over: " + summary.outcome.detail;
+      turn.textContent = t("over") + summary.outcome.detail;
     } else if (summary.to_act === "chance") {
-      turn.textContent = "Waiting for the die or the lot.";
+      turn.textContent = t("chance");
     } else {
-      turn.textContent = summary.players[summary.to_act] + " to act.";
+      turn.textContent = summary.players[summary.to_act] + t("toAct");
     }
-    document.getElementById("last").textContent = summary.last_move || "No move yet.";
+    $("last").textContent = summary.last_move || t("noMove");
+    $("title").textContent = summary.title;
+    showAttention(summary.attention);
+    showSources(summary.sources || {});
+    $("end-turn").hidden = !summary.turn_open;
   }
 
-  function flag(text) {
-    const box = document.getElementById("flag");
-    document.getElementById("flag-words").textContent = text;
-    box.hidden = !text;
+  function showAttention(attention) {
+    const box = $("attention");
+    box.hidden = !attention;
+    box.className = "attention" + (attention ? " " + attention.kind : "");
+    $("choices").textContent = "";
+    if (!attention) { return; }
+    $("attention-other").textContent = "";
+    $("attention-source").textContent = attention.source ? t("source") + ": " + attention.source : "";
+    if (attention.kind === "flag") {
+      $("attention-icon").textContent = "\u26A0\uFE0E";
+      $("attention-head").textContent = t("flag");
+      const main = lang === "de" ? attention.german : attention.words;
+      const other = lang === "de" ? attention.words : attention.german;
+      $("attention-words").textContent = (main || attention.rule) + " [" + attention.rule + "]";
+      $("attention-other").textContent = other || "";
+      if (attention.rulebook) {
+        $("attention-source").textContent = t("rulebook") + ": " + attention.rulebook +
+          ", \u201C" + attention.heading + "\u201D" +
+          (attention.source ? " \u00B7 " + t("source") + ": " + attention.source : "");
+      }
+    } else if (attention.kind === "question") {
+      $("attention-icon").textContent = "?";
+      $("attention-head").textContent = t("question");
+      $("attention-words").textContent = "";
+      attention.choices.forEach(function (choice) {
+        $("choices").appendChild(moveButton(choice));
+      });
+    } else {
+      $("attention-icon").textContent = "\u2139\uFE0E";
+      $("attention-head").textContent = t("say");
+      $("attention-words").textContent = attention.words || "";
+    }
   }
 
-  const events = new EventSource("/api/tables/" + encodeURIComponent(table) + "/events?since=" + since);
-  events.addEventListener("open", function () { link.textContent = "Live"; link.classList.remove("down"); });
-  events.addEventListener("error", function () { link.textContent = "Reconnecting"; link.classList.add("down"); });
-  ["move", "undo", "override"].forEach(function (kind) {
-    events.addEventListener(kind, function (message) {
-      show(JSON.parse(message.data).table);
-      flag("");
+  function showSources(sources) {
+    const list = $("sources");
+    list.textContent = "";
+    Object.keys(sources).forEach(function (name) {
+      const source = sources[name];
+      const item = document.createElement("li");
+      item.className = source.up ? "up" : "down";
+      const parts = [name + ": " + (source.up ? "\u2713 " + t("up") : "\u26A0\uFE0E " + t("down"))];
+      if (source.port) { parts.push(t("port") + " " + source.port); }
+      if (source.boot) { parts.push(t("boot") + " " + source.boot); }
+      if (source.heartbeat_age !== null && source.heartbeat_age !== undefined) {
+        parts.push(t("heartbeat") + " " + source.heartbeat_age + t("secondsAgo"));
+      }
+      if (!source.up && source.problem) { parts.push(source.problem); }
+      item.textContent = parts.join(" \u00B7 ");
+      list.appendChild(item);
+    });
+  }
+
+  // -- the board and the moves to enter ------------------------------------------------
+
+  function moveButton(choice) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "move";
+    button.textContent = choice.words;
+    button.addEventListener("click", function () {
+      change("/moves", { move: choice.move, seq: summary && summary.seq });
+    });
+    return button;
+  }
+
+  function drawPanel() {
+    return fetch(api + "/panel?lang=" + lang)
+      .then(function (answer) { return answer.json(); })
+      .then(function (data) {
+        panel = data;
+        $("board").innerHTML = data.svg;  // drawn by the server from the state; escaped there
+        taps = [];
+        showTaps();
+        showEntry();
+      });
+  }
+
+  function showEntry() {
+    const moves = $("moves");
+    moves.textContent = "";
+    if (!panel || !summary || summary.over) { $("entry").hidden = true; return; }
+    let shown = [];
+    if (summary.to_act === "chance") {
+      shown = panel.chance;  // a die or lot with no device: entered by hand
+      $("entry-head").textContent = t("byHand");
+    } else {
+      // Moves no tap on the board makes (a pass, a decision) are buttons; with a few
+      // moves to choose from, every move is (the Uräus roll's moves, say).
+      shown = panel.moves.length <= 12 ? panel.moves
+        : panel.moves.filter(function (m) { return m.taps.length === 0; });
+      $("entry-head").textContent = t("enter");
+    }
+    shown.forEach(function (choice) { moves.appendChild(moveButton(choice)); });
+    $("entry").hidden = shown.length === 0;
+  }
+
+  function showTaps() {
+    $("taps").textContent = taps.length ? t("tapped") + taps.join(" \u2192 ") : "";
+    const places = document.querySelectorAll("#board .place");
+    places.forEach(function (place) {
+      place.classList.remove("hint", "tapped");
+      if (taps.indexOf(place.dataset.place) >= 0) { place.classList.add("tapped"); }
+    });
+    if (!hints || !panel) { return; }
+    // A hint marks the places that continue a legal move from the taps so far.
+    const next = new Set();
+    panel.moves.forEach(function (move) {
+      const sofar = move.taps.slice(0, taps.length);
+      if (move.taps.length > taps.length && sofar.join("\n") === taps.join("\n")) {
+        next.add(move.taps[taps.length]);
+      }
+    });
+    places.forEach(function (place) {
+      if (next.has(place.dataset.place)) { place.classList.add("hint"); }
+    });
+  }
+
+  $("board").addEventListener("click", function (event) {
+    const place = event.target.closest(".place");
+    if (!place) { return; }
+    taps.push(place.dataset.place);
+    showTaps();
+    change("/taps", { taps: taps, seq: summary && summary.seq }).then(function (answer) {
+      if (!answer || answer.status !== 200 || answer.data.complete) { taps = []; showTaps(); }
     });
   });
-  events.addEventListener("flag", function (message) {
-    const entry = JSON.parse(message.data);
-    show(entry.table);
-    flag("Not allowed: " + (entry.data.words || entry.data.rule));
+
+  // -- controls --------------------------------------------------------------------------
+
+  $("lang").addEventListener("click", function () {
+    lang = lang === "en" ? "de" : "en";
+    localStorage.setItem("lang", lang);
+    translate();
+    if (summary) { show(summary); }
+    drawPanel();
   });
-  fetch("/api/tables/" + encodeURIComponent(table) + "/state")
-    .then(function (answer) { return answer.json(); })
-    .then(show);
+  $("hints").checked = hints;
+  $("hints").addEventListener("change", function () {
+    hints = $("hints").checked;
+    localStorage.setItem("hints", hints ? "1" : "0");
+    showTaps();
+  });
+  $("dismiss").addEventListener("click", function () { change("/dismiss", {}); });
+  $("end-turn").addEventListener("click", function () { change("/end-turn", {}); });
+  $("undo").addEventListener("click", function () { change("/undo", {}); });
+
+  let games = null;
+  function fillNewGame() {
+    const name = $("new-game-name").value;
+    const game = games[name];
+    const kits = game.kits[table] || ["default"];
+    $("new-game-kit").textContent = "";
+    kits.forEach(function (kit) { $("new-game-kit").add(new Option(kit, kit)); });
+    const options = $("new-game-options");
+    options.textContent = "";
+    Object.keys(game.options).forEach(function (option) {
+      const spec = game.options[option];
+      const label = document.createElement("label");
+      label.title = spec.doc;
+      label.append(option + " ");
+      const select = document.createElement("select");
+      select.dataset.option = option;
+      spec.choices.forEach(function (choice) {
+        const item = new Option(JSON.stringify(choice), JSON.stringify(choice));
+        item.selected = JSON.stringify(choice) === JSON.stringify(spec.default);
+        select.add(item);
+      });
+      label.appendChild(select);
+      options.appendChild(label);
+    });
+  }
+  $("new-game").addEventListener("toggle", function () {
+    if (!$("new-game").open || games) { return; }
+    fetch("/api/games").then(function (a) { return a.json(); }).then(function (data) {
+      games = data.games;
+      Object.keys(games).forEach(function (name) {
+        $("new-game-name").add(new Option(games[name].title, name));
+      });
+      $("new-game-name").value = summary.game;
+      $("new-game-players").value = summary.players.join("\n");
+      fillNewGame();
+    });
+  });
+  $("new-game-name").addEventListener("change", fillNewGame);
+  $("new-game-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    const options = {};
+    document.querySelectorAll("#new-game-options select").forEach(function (select) {
+      options[select.dataset.option] = JSON.parse(select.value);
+    });
+    const players = $("new-game-players").value.split("\n")
+      .map(function (name) { return name.trim(); }).filter(Boolean);
+    change("/games", { game: $("new-game-name").value, players: players, options: options,
+      kit: $("new-game-kit").value }).then(function (answer) {
+      if (answer && answer.status === 200) { location.reload(); }  // the seats may differ
+    });
+  });
+  $("position").addEventListener("toggle", function () {
+    if (!$("position").open) { return; }
+    fetch(api + "/state").then(function (a) { return a.json(); }).then(function (data) {
+      $("position-text").value = JSON.stringify(data.state, null, 1);
+    });
+  });
+  $("position-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    let position;
+    try { position = JSON.parse($("position-text").value); }
+    catch (error) { say(error.message); return; }
+    change("/games", { position: position }).then(function (answer) {
+      if (answer && answer.status === 200) { location.reload(); }
+    });
+  });
+
+  // -- live -------------------------------------------------------------------------------
+
+  let pending = false;
+  function refresh(next) {
+    show(next);
+    if (pending) { return; }
+    pending = true;  // one panel request at a time, however fast events come
+    drawPanel().finally(function () { pending = false; });
+  }
+
+  const link = $("link");
+  const events = new EventSource(api + "/events?since=" + body.dataset.seq);
+  events.addEventListener("open", function () {
+    link.textContent = t("live");
+    link.classList.remove("down");
+  });
+  events.addEventListener("error", function () {
+    link.textContent = t("reconnecting");
+    link.classList.add("down");
+  });
+  ["move", "undo", "override", "flag", "input", "note"].forEach(function (kind) {
+    events.addEventListener(kind, function (message) {
+      const entry = JSON.parse(message.data);
+      if (entry.kind === "note" && entry.table.players.length !== summary.players.length) {
+        location.reload();  // another game with other seats began
+        return;
+      }
+      refresh(entry.table);
+    });
+  });
+  // The sources' health changes without a journal entry (a heartbeat, a link going down).
+  setInterval(function () {
+    fetch(api + "/state").then(function (a) { return a.json(); }).then(function (data) {
+      show(data);
+    }).catch(function () {});
+  }, 10000);
+
+  translate();
+  fetch(api + "/state").then(function (answer) { return answer.json(); }).then(refresh);
 })();
