@@ -74,10 +74,12 @@ WORDS = {
 
 
 def taps(state, move) -> tuple[str, ...]:
-    """The place ids a player taps for ``move``; ``()`` for moves made with buttons."""
-    if isinstance(move, Place):
+    """The place ids a player taps for ``move``; ``()`` for moves made with buttons and
+    for moves whose places the picture does not have (a square off the board)."""
+    board = state.grid
+    if isinstance(move, Place) and move.player in (0, 1) and board.contains(move.to):
         return (f"reserve:{move.player}:{move.kind.value}", str(move.to))
-    if isinstance(move, Leap):
+    if isinstance(move, Leap) and board.contains(move.src) and board.contains(move.dst):
         return (str(move.src), str(move.dst))
     return ()
 

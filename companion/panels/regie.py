@@ -90,14 +90,21 @@ WORDS = {
 
 
 def taps(state, move) -> tuple[str, ...]:
-    """The place id a player taps for ``move``; ``()`` for buttons and sensor reports."""
-    if isinstance(move, Insert) and move.seen is None:
+    """The place id a player taps for ``move``; ``()`` for buttons, for sensor reports and
+    for moves whose place the picture does not have (a column beyond the frame)."""
+    if getattr(move, "seen", None) is not None:
+        return ()
+    if isinstance(move, Insert) and _within(move.column, 0, state.kit.columns - 1):
         return (f"insert:{move.column}",)
-    if isinstance(move, Slide) and move.seen is None and move.direction in (-1, 1):
+    if isinstance(move, Slide) and _within(move.level, 1, LEVELS) and move.direction in (-1, 1):
         return (f"level:{move.level}:{'left' if move.direction < 0 else 'right'}",)
-    if isinstance(move, MoveBox):
+    if isinstance(move, MoveBox) and _within(move.to, 1, BOX_POSITIONS):
         return (f"box:{move.to}",)
     return ()
+
+
+def _within(value: object, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
 
 
 def compose(state, taps: tuple[str, ...]) -> Insert | Slide | MoveBox | None:

@@ -101,8 +101,11 @@ COLOUR_NAMES = {"red": "rot", "blue": "blau", "green": "grün", "yellow": "gelb"
 
 
 def taps(state, move) -> tuple[str, ...]:
-    """The place ids a player taps for ``move``; ``()`` for moves made with buttons."""
+    """The place ids a player taps for ``move``; ``()`` for moves made with buttons and
+    for moves whose places the picture does not have (a seat not at the table)."""
     if not isinstance(move, Advance) or state.roll is None:
+        return ()
+    if type(move.player) is not int or not 0 <= move.player < state.players:
         return ()
     start, facing = _mover(state, move.player, move.src)
     if facing is None:

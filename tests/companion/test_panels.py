@@ -100,6 +100,34 @@ def test_the_taps_of_every_legal_move_compose_back_to_it(name, players, plies, s
     assert tapped > 50  # the playout reached moves that are tapped
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_any_move_legal_or_not_has_drawn_taps_that_compose_to_the_same_taps(name):
+    game, panel = get_game(name), panel_for(name)
+    rng = random.Random(f"panels:random:{name}")
+    composed = refused = 0
+    messages = []
+    for state in playout(name, 8, plies=150):
+        shown = set(places(parse(panel.svg(state))))
+        actor = game.to_act(state)
+        for _ in range(20):
+            move = game.random_move(state, rng)
+            taps = panel.taps(state, move)
+            if not taps:
+                continue
+            assert set(taps) <= shown, f"{move}: {taps} not all drawn"
+            try:
+                again = panel.compose(state, taps)
+            except TapError as error:
+                refused += 1
+                messages.append((taps, str(error)))
+                continue
+            composed += 1
+            assert panel.taps(state, again) == taps
+            assert type(again) is type(move) and again.player == actor
+    assert composed > 50 and refused > 5
+    assert all(repr(taps[0]) in message for taps, message in messages)
+
+
 @pytest.mark.parametrize(
     ("name", "state", "move"),
     [
