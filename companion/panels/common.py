@@ -24,6 +24,8 @@ WORDS: dict[str, dict[str, str]] = {
     "seat": {"en": "Seat {seat}", "de": "Platz {seat}"},
     "to_move": {"en": "{who} to move", "de": "{who} ist am Zug"},
     "over": {"en": "Game over", "de": "Spiel vorbei"},
+    "won": {"en": "Game over: {who} wins", "de": "Spiel vorbei: {who} gewinnt"},
+    "drawn": {"en": "Game over: a draw", "de": "Spiel vorbei: unentschieden"},
     "points": {"en": "{n} points", "de": "{n} Punkte"},
 }
 
@@ -79,6 +81,16 @@ def seat_to_act(game: Any, state: Any, taps: tuple[str, ...]) -> int:
     if actor is CHANCE:
         raise TapError(taps, f"waiting for {game.chance_name(state)}, not for a player")
     return actor
+
+
+def ended(game: Any, state: Any, say, name) -> str:
+    """The last word of a finished game: who won (``name(seat)`` in words), or a draw."""
+    outcome = game.outcome(state)
+    if outcome is None:
+        return say("over")
+    if outcome.is_draw:
+        return say("drawn")
+    return say("won", who=" & ".join(name(seat) for seat in outcome.winners))
 
 
 def whole(text: str, low: int, high: int) -> int | None:

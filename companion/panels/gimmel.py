@@ -32,6 +32,7 @@ from companion.panels.common import (
     circle,
     document,
     el,
+    ended,
     place,
     polygon,
     rect,
@@ -60,7 +61,7 @@ WORDS = {
     "title": {"en": "Gimmel board", "de": "Gimmel-Brett"},
     "white": {"en": "White", "de": "Weiß"},
     "black": {"en": "Black", "de": "Schwarz"},
-    "lot": {"en": "colours by lot", "de": "Farben werden ausgelost"},
+    "lot": {"en": "colour by lot", "de": "Farbe per Los"},
     "waiting_lot": {"en": "Waiting for the colour lot", "de": "Die Farben werden ausgelost"},
     "reserve": {"en": "Reserve", "de": "Vorrat"},
     "captured": {"en": "Captured", "de": "Geschlagen"},
@@ -189,7 +190,7 @@ def _label(x: float, y: float, words_: str) -> str:
 def _status(state, say) -> str:
     actor = GIMMEL.to_act(state)
     if actor is None:
-        return say("over")
+        return ended(GIMMEL, state, say, lambda seat: _seat_name(state, seat, say))
     if state.white is None:
         return say("waiting_lot")
     return say("to_move", who=_seat_name(state, actor, say))

@@ -32,6 +32,7 @@ from companion.panels.common import (
     circle,
     document,
     el,
+    ended,
     outlined,
     place,
     polygon,
@@ -167,7 +168,7 @@ def svg(state, *, lang: str = "en") -> str:
 def _status(state, say) -> str:
     actor = REGIE.to_act(state)
     if actor is None:
-        return say("over")
+        return ended(REGIE, state, say, lambda seat: say(COLOURS[seat]))
     if state.first is None:
         return say("who_begins")
     return say("to_move", who=say(COLOURS[actor]))

@@ -40,6 +40,7 @@ from companion.panels.common import (
     die,
     document,
     el,
+    ended,
     outlined,
     place,
     polygon,
@@ -225,7 +226,7 @@ def svg(state, *, lang: str = "en") -> str:
     width = max(per_row * CELL, state.players * SEAT_W + 100) + 2 * LEFT
     panel_y = TOP + rows * CELL + 16
     height = panel_y + SEAT_H + 104
-    status = _status(state, say)
+    status = _status(state, say, lang)
     body = [_defs(), text(width / 2, 28, status, 18, font_weight="bold")]
     spine = " ".join(f"{x:g},{y:g}" for x, y in map(centre, range(count)))
     snake = {"stroke_linejoin": "round", "stroke_linecap": "round", "class_": "snake"}
@@ -272,17 +273,18 @@ def _legend(x: float, y: float, say) -> str:
     return el("g", parts, class_="legend")
 
 
-def _status(state, say) -> str:
+def _status(state, say, lang: str) -> str:
     actor = URAEUS.to_act(state)
     if actor is None:
-        return say("over")
+        return ended(URAEUS, state, say, lambda seat: _seat_name(state, seat, say, lang))
     if state.contenders:
-        return say("rolloff", who=say("seat", seat=state.contenders[len(state.rolloff)]))
+        who = _seat_name(state, state.contenders[len(state.rolloff)], say, lang)
+        return say("rolloff", who=who)
     if state.pending is not None:
-        return say("decides", who=say("seat", seat=actor), n=state.pending.field)
+        return say("decides", who=_seat_name(state, actor, say, lang), n=state.pending.field)
     if state.roll is None:
-        return say("rolls", who=say("seat", seat=state.turn))
-    return say("moves", who=say("seat", seat=actor), n=state.roll)
+        return say("rolls", who=_seat_name(state, state.turn, say, lang))
+    return say("moves", who=_seat_name(state, actor, say, lang), n=state.roll)
 
 
 def _seat_name(state, seat: int, say, lang: str) -> str:

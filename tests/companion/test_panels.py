@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from rules.gimmel import DrawLots, Kind, Leap, Place
 from rules.grid import Square
 from rules.kits import load_kit
 from rules.playout import choose_move
-from rules.regie import Insert, MoveBox, Slide, Start
+from rules.regie import Doubt, Insert, MoveBox, Slide, Start
 from rules.uraeus import TAIL, Advance, Roll
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -255,6 +256,21 @@ def test_no_taps_while_the_game_is_over():
         panel_for("regie").compose(state, ("insert:1",))
 
 
+@pytest.mark.parametrize(("name", "players"), [("uraeus", 2), ("regie", 2)])
+def test_a_finished_game_names_its_winner(name, players):
+    game = get_game(name)
+    *_, final = playout(name, 9, players, plies=5000)
+    assert game.is_over(final)
+    outcome = game.outcome(final)
+    heading = parse(panel_for(name).svg(final, lang="de")).find(f"{SVG}title").text
+    if outcome.is_draw:
+        assert heading.endswith("Spiel vorbei: unentschieden")
+    else:
+        (winner,) = outcome.winners
+        who = {"uraeus": f"Platz {winner} ", "regie": ("Rot", "Blau")[winner]}[name]
+        assert f"Spiel vorbei: {who}" in heading and heading.endswith("gewinnt")
+
+
 def test_an_unknown_game_or_language_is_a_clear_value_error():
     assert set(PANELS) == {"gimmel", "uraeus", "regie"}
     with pytest.raises(ValueError, match=r"'nil'.*gimmel, regie, uraeus"):
@@ -363,7 +379,7 @@ def test_uraeus_draws_a_captured_piece_waiting_for_its_owner():
     assert drawn(root, "piece") == 2
     waiting = [e for e in root.iter() if "pending" in classes(e)]
     assert [e.get("data-owner") for e in waiting] == ["1"]
-    assert "Seat 1 decides on the captured piece on field 21" in words_of(root)
+    assert "Seat 1 (blue) decides on the captured piece on field 21" in words_of(root)
     assert uraeus.legal_moves(state) and all(
         panel_for("uraeus").taps(state, move) == () for move in uraeus.legal_moves(state)
     )
@@ -404,6 +420,16 @@ def test_regie_draws_its_kit_levels_chips_and_box():
         assert drawn(root, "landed") == len(state.landed)
         box = next(e for e in root.iter() if "box" in classes(e))
         assert box.get("data-position") == str(state.box)
+
+
+def test_regie_draws_the_kit_as_corrected_by_what_was_seen():
+    state = start("regie", None, Start(0))
+    assert state.kit.levels[0].cells[2]  # a window of level 1 in the shipped kit
+    doubted = replace(state, doubts=(Doubt(ply=0, level=0, cell=2, seen="solid"),))
+    before, after = (parse(panel_for("regie").svg(s)) for s in (state, doubted))
+    windows = [sum("window" in classes(e) for e in root.iter()) for root in (before, after)]
+    assert windows[1] == windows[0] - 1
+    assert [sum("doubt" in classes(e) for e in root.iter()) for root in (before, after)] == [0, 1]
 
 
 def test_regie_speaks_german():
