@@ -9,7 +9,9 @@ no move at all raise :class:`TapError`. Each module's docstring lists its place 
 
 Every tappable element of a picture has ``class="place"`` and ``data-place="<id>"``; the
 page marks hints by adding the class ``hint`` to the places that begin or continue the
-taps of the legal moves.
+taps of the legal moves, and the taps so far with ``tapped``. Each place holds an outline
+of class ``cell`` that the picture's own small stylesheet (scoped to ``svg.panel``)
+restyles for both, so that hints show without the page's stylesheet too.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ WORDS: dict[str, dict[str, str]] = {
 STYLE = (
     ".panel .place{cursor:pointer}"
     ".panel .place.hint .cell{stroke:#e07000;stroke-width:4}"
-    ".panel .place.chosen .cell{stroke:#0060d0;stroke-width:5}"
+    ".panel .place.tapped .cell{stroke:#0060d0;stroke-width:5}"
     ".panel text{font-family:system-ui,sans-serif}"
 )
 

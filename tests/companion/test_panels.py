@@ -289,6 +289,9 @@ def test_the_picture_is_one_scalable_svg_with_a_title(name):
     assert root.get("width") is None and root.get("height") is None
     assert len(root.get("viewBox").split()) == 4
     assert root.find(f"{SVG}title").text
+    for place in places(root).values():  # the outline a hint or a tap restyles
+        assert any("cell" in classes(e) for e in place.iter()), place.get("data-place")
+        assert place.find(f"{SVG}title").text  # what the place is, for screen readers
 
 
 def test_gimmel_draws_every_square_and_reserve_of_its_kit():
