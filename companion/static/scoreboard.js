@@ -171,6 +171,7 @@
     button.type = "button";
     button.className = "move";
     button.textContent = choice.words;
+    button.dataset.move = JSON.stringify(choice.move);
     button.addEventListener("click", function () {
       change("/moves", { move: choice.move, seq: summary && summary.seq });
     });
