@@ -95,6 +95,20 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--instance", default="instance", help="folder for the journal")
     serve.add_argument("--threads", type=int, help="server threads (default: sized per table)")
 
+    journal = commands.add_parser("journal", help="the journal: games, export, import, backup")
+    journal_commands = journal.add_subparsers(dest="journal_command", required=True)
+    listing = journal_commands.add_parser("games", help="list the journal's games")
+    export = journal_commands.add_parser("export", help="print a game as a JSON record")
+    export.add_argument("game", type=int, help="the game's id (see `companion journal games`)")
+    imported = journal_commands.add_parser("import", help="replay a JSON record at a table")
+    imported.add_argument("table", help="the table id the game is played at")
+    imported.add_argument("record", help="the record file (from `companion journal export`)")
+    backup = journal_commands.add_parser("backup", help="copy the journal while it is in use")
+    backup.add_argument("destination", help="the new file to write")
+    for sub in (listing, export, imported, backup):
+        sub.add_argument("--instance", default="instance", help="the service's instance folder")
+    listing.add_argument("--json", action="store_true", help="print one JSON object")
+
     devices = commands.add_parser("devices", help="serial devices")
     device_commands = devices.add_subparsers(dest="devices_command", required=True)
     watch = device_commands.add_parser("watch", help="print a device's hello and events")
@@ -138,6 +152,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return serve(args.config, host=args.host, port=args.port, instance=args.instance,
                          threads=args.threads, out=sys.stdout, demo=args.demo,
                          pace=args.pace, humans=tuple(args.human))  # fmt: skip
+        if args.command == "journal":
+            from companion import records
+
+            if args.journal_command == "games":
+                return records.list_games(args.instance, sys.stdout, as_json=args.json)
+            if args.journal_command == "export":
+                return records.export_game(args.instance, args.game, sys.stdout)
+            if args.journal_command == "import":
+                return records.import_game(args.instance, args.table, args.record, sys.stdout)
+            return records.backup(args.instance, args.destination, sys.stdout)
         if args.command == "devices":
             from companion.devices import watch
 

@@ -354,3 +354,48 @@ def test_the_demo_names_a_human_seat_it_cannot_leave(tmp_path, spec, message):
     assert parse_humans(("uraeus:1", "gimmel:0")) == {"uraeus": {1}, "gimmel": {0}}
     with pytest.raises(ValueError, match=message):
         parse_humans((spec,))
+
+
+def test_journal_games_export_import_and_backup(tmp_path, capsys):
+    from companion.journal import Journal
+    from companion.serve import lock_instance
+    from companion.tables import Table, TableConfig
+
+    instance = tmp_path / "instance"
+    journal = Journal(instance / "journal.sqlite")
+    table = Table(TableConfig("u", "uraeus", ("Ada", "Ben"), "1"), journal)
+    for face in (5, 2, 3):
+        table.play({"type": "roll", "face": face})
+    journal.close()
+    args = ["--instance", str(instance)]
+
+    assert main(["journal", "games", "--json", *args]) == 0
+    (listed,) = json.loads(capsys.readouterr().out)["games"]
+    assert listed == {"id": 1, "table": "u", "game": "uraeus", "players": ["Ada", "Ben"],
+                      "moves": 3}  # fmt: skip
+    assert main(["journal", "export", "1", *args]) == 0
+    record = capsys.readouterr().out
+    (tmp_path / "game.json").write_text(record)
+    assert main(["journal", "import", "copy", str(tmp_path / "game.json"), *args]) == 0
+    assert "as game 2 at table copy (3 moves)" in capsys.readouterr().out
+    assert main(["journal", "backup", str(tmp_path / "backup.sqlite"), *args]) == 0
+    copy = Journal(tmp_path / "backup.sqlite")
+    assert copy.replay(2) == copy.replay(1) and copy.players(2) == ("Ada", "Ben")
+
+    # Bad input is named, and changes nothing.
+    (tmp_path / "bad.json").write_text(record.replace('"face":3', '"face":9'))
+    assert main(["journal", "import", "copy", str(tmp_path / "bad.json"), *args]) == 2
+    assert "face" in capsys.readouterr().err
+    held = lock_instance(instance)
+    try:
+        assert main(["journal", "import", "copy", str(tmp_path / "game.json"), *args]) == 2
+        assert "in use by a running companion" in capsys.readouterr().err
+    finally:
+        held.close()
+    assert main(["journal", "export", "7", *args]) == 2
+    assert "no game 7" in capsys.readouterr().err
+    assert main(["journal", "backup", str(tmp_path / "backup.sqlite"), *args]) == 2
+    assert "exists" in capsys.readouterr().err
+    assert main(["journal", "games", "--instance", str(tmp_path / "nowhere")]) == 2
+    assert "no journal at" in capsys.readouterr().err
+    assert len(Journal(instance / "journal.sqlite").games()) == 2
