@@ -10,7 +10,7 @@ colours) meets the page.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from html import escape
 from typing import Any
 
@@ -38,6 +38,9 @@ STYLE = (
     ".panel text{font-family:system-ui,sans-serif}"
 )
 
+#: A game's words in one language: ``say(key, **values)``.
+Say = Callable[..., str]
+
 _COLOUR = re.compile(r"[a-zA-Z]{1,30}|#[0-9a-fA-F]{3,8}")
 
 
@@ -51,7 +54,7 @@ class TapError(ValueError):
         super().__init__(f"taps {shown}: {why}")
 
 
-def words(table: Mapping[str, Mapping[str, str]], lang: str):
+def words(table: Mapping[str, Mapping[str, str]], lang: str) -> Say:
     """A lookup ``say(key, **values)`` in ``lang`` over the game's words and the shared ones."""
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)}, got {lang!r}")
@@ -83,7 +86,7 @@ def seat_to_act(game: Any, state: Any, taps: tuple[str, ...]) -> int:
     return actor
 
 
-def ended(game: Any, state: Any, say, name) -> str:
+def ended(game: Any, state: Any, say: Say, name: Callable[[int], str]) -> str:
     """The last word of a finished game: who won (``name(seat)`` in words), or a draw."""
     outcome = game.outcome(state)
     if outcome is None:
@@ -178,6 +181,19 @@ def outlined(x: float, y: float, words_: str, size: float, **attrs: Any) -> str:
         dominant_baseline="central",
         **attrs,
     )
+
+
+def token(cx: float, cy: float, r: float, paint: str, label: str, dashed: bool = False) -> str:
+    """A disc in a seat's colour with its number or letter, so colour is never alone."""
+    dashes = "3 2" if dashed else None
+    edge = circle(cx, cy, r, fill=paint, stroke="#000000", stroke_width=2, stroke_dasharray=dashes)
+    return el("g", [edge, outlined(cx, cy, label, r * 1.1)])
+
+
+def card(x: float, y: float, w: float, h: float, to_act: bool) -> str:
+    """A seat's panel; the seat to act gets a heavy outline."""
+    frame = {"stroke": "#000000", "stroke_width": 4} if to_act else {"stroke": "#999999"}
+    return rect(x, y, w, h, rx=8, fill="#f4f4f4", class_="card", **frame)
 
 
 def document(game: str, width: float, height: float, heading: str, body: Iterable[str]) -> str:

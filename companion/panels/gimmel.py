@@ -27,7 +27,9 @@ black, grey before the colour lot).
 from __future__ import annotations
 
 from companion.panels.common import (
+    Say,
     TapError,
+    card,
     check_taps,
     circle,
     document,
@@ -42,7 +44,7 @@ from companion.panels.common import (
     words,
 )
 from rules.gimmel import GIMMEL
-from rules.gimmel.model import KINDS, Kind, Leap, Piece, Place
+from rules.gimmel.model import KINDS, GimmelMove, GimmelState, Kind, Leap, Piece, Place
 from rules.grid import LETTERS, Square
 
 CELL = 40
@@ -74,7 +76,7 @@ WORDS = {
 # -- taps ---------------------------------------------------------------------------
 
 
-def taps(state, move) -> tuple[str, ...]:
+def taps(state: GimmelState, move: GimmelMove) -> tuple[str, ...]:
     """The place ids a player taps for ``move``; ``()`` for moves made with buttons and
     for moves whose places the picture does not have (a square off the board)."""
     board = state.grid
@@ -85,7 +87,7 @@ def taps(state, move) -> tuple[str, ...]:
     return ()
 
 
-def compose(state, taps: tuple[str, ...]) -> Place | Leap | None:
+def compose(state: GimmelState, taps: tuple[str, ...]) -> Place | Leap | None:
     """The move the taps describe (legal or not), ``None`` for a valid beginning."""
     taps = check_taps(taps)
     if not taps:
@@ -110,7 +112,7 @@ def compose(state, taps: tuple[str, ...]) -> Place | Leap | None:
     return Leap(seat, src, dst)
 
 
-def _reserve(state, taps: tuple[str, ...], tap: str) -> tuple[int, Kind] | None:
+def _reserve(state: GimmelState, taps: tuple[str, ...], tap: str) -> tuple[int, Kind] | None:
     """``(seat, kind)`` for a reserve id, None for anything that is not one."""
     if not tap.startswith("reserve:"):
         return None
@@ -122,7 +124,7 @@ def _reserve(state, taps: tuple[str, ...], tap: str) -> tuple[int, Kind] | None:
     return seat, kinds[parts[2]]
 
 
-def _square(state, taps: tuple[str, ...], tap: str) -> Square:
+def _square(state: GimmelState, taps: tuple[str, ...], tap: str) -> Square:
     board = state.grid
     try:
         square = Square.parse(tap)
@@ -137,7 +139,7 @@ def _square(state, taps: tuple[str, ...], tap: str) -> Square:
 # -- the picture --------------------------------------------------------------------
 
 
-def svg(state, *, lang: str = "en") -> str:
+def svg(state: GimmelState, *, lang: str = "en") -> str:
     say = words(WORDS, lang)
     columns, rows = state.kit.columns, state.kit.rows
     turned = rows > columns
@@ -187,7 +189,7 @@ def _label(x: float, y: float, words_: str) -> str:
     return text(x + CELL / 2, y + CELL / 2, words_, 14, dominant_baseline="central")
 
 
-def _status(state, say) -> str:
+def _status(state: GimmelState, say: Say) -> str:
     actor = GIMMEL.to_act(state)
     if actor is None:
         return ended(GIMMEL, state, say, lambda seat: _seat_name(state, seat, say))
@@ -196,7 +198,7 @@ def _status(state, say) -> str:
     return say("to_move", who=_seat_name(state, actor, say))
 
 
-def _seat_name(state, seat: int, say) -> str:
+def _seat_name(state: GimmelState, seat: int, say: Say) -> str:
     colour = state.colour(seat)
     name = say("seat", seat=seat)
     return name if colour is None else f"{say(colour)} ({name})"
@@ -219,7 +221,9 @@ def _shape(kind: Kind, cx: float, cy: float, r: float, fill: str, ink: str) -> l
     return [*legs, el("ellipse", cx=cx, cy=cy, rx=r * 0.62, ry=r * 0.9, **line)]
 
 
-def _piece(state, piece: Piece, cx: float, cy: float, r: float, cls: str = "piece") -> str:
+def _piece(
+    state: GimmelState, piece: Piece, cx: float, cy: float, r: float, cls: str = "piece"
+) -> str:
     colour = state.colour(piece.owner)
     fill, ink = FILL[colour], INK[colour]
     parts = _shape(piece.kind, cx, cy, r, fill, ink)
@@ -230,15 +234,16 @@ def _piece(state, piece: Piece, cx: float, cy: float, r: float, cls: str = "piec
     return el("g", parts, class_=cls, data_owner=piece.owner, data_kind=piece.kind.value)
 
 
-def _seat_panel(state, seat: int, x: float, y: float, w: float, say, lang: str) -> str:
+def _seat_panel(
+    state: GimmelState, seat: int, x: float, y: float, w: float, say: Say, lang: str
+) -> str:
     colour = state.colour(seat)
     heading = f"{_seat_name(state, seat, say)} · {say('points', n=state.scores[seat])}"
     if colour is None:
         heading = f"{say('seat', seat=seat)} · {say('lot')}"
     me = GIMMEL.to_act(state) == seat
-    frame = {"stroke": "#000000", "stroke_width": 4} if me else {"stroke": "#999999"}
     parts = [
-        rect(x, y, w, PANEL - 10, rx=8, fill="#f4f4f4", **frame),
+        card(x, y, w, PANEL - 10, me),
         text(x + 12, y + 24, ("▶ " if me else "") + heading, 16, text_anchor="start",
              font_weight="bold"),
         text(x + 12, y + 48, say("reserve"), 13, text_anchor="start"),

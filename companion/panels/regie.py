@@ -27,26 +27,28 @@ chips that fell onto the table at each side; chips left per player.
 from __future__ import annotations
 
 from companion.panels.common import (
+    Say,
     TapError,
+    card,
     check_taps,
     circle,
     document,
     el,
     ended,
-    outlined,
     place,
     polygon,
     rect,
     seat_to_act,
     text,
     title,
+    token,
     whole,
     words,
 )
 from rules.regie import REGIE
 from rules.regie.engine import effective_kit
-from rules.regie.kit import BOX_POSITIONS, LEVELS
-from rules.regie.model import COLOURS, Insert, MoveBox, Slide
+from rules.regie.kit import BOX_POSITIONS, LEVELS, RegieKit
+from rules.regie.model import COLOURS, Insert, MoveBox, RegieMove, RegieState, Slide
 
 CELL = 48
 BAR = 40  # the height of a level's bar
@@ -90,7 +92,7 @@ WORDS = {
 # -- taps ---------------------------------------------------------------------------
 
 
-def taps(state, move) -> tuple[str, ...]:
+def taps(state: RegieState, move: RegieMove) -> tuple[str, ...]:
     """The place id a player taps for ``move``; ``()`` for buttons, for sensor reports and
     for moves whose place the picture does not have (a column beyond the frame)."""
     if getattr(move, "seen", None) is not None:
@@ -108,7 +110,7 @@ def _within(value: object, low: int, high: int) -> bool:
     return type(value) is int and low <= value <= high
 
 
-def compose(state, taps: tuple[str, ...]) -> Insert | Slide | MoveBox | None:
+def compose(state: RegieState, taps: tuple[str, ...]) -> Insert | Slide | MoveBox | None:
     """The move the tap names (legal or not), ``None`` before the tap."""
     taps = check_taps(taps)
     if not taps:
@@ -141,7 +143,7 @@ def compose(state, taps: tuple[str, ...]) -> Insert | Slide | MoveBox | None:
 # -- the picture --------------------------------------------------------------------
 
 
-def svg(state, *, lang: str = "en") -> str:
+def svg(state: RegieState, *, lang: str = "en") -> str:
     say = words(WORDS, lang)
     kit = effective_kit(state)
     reach = max(kit.margin(k) + level.travel for k, level in enumerate(kit.levels))
@@ -165,7 +167,7 @@ def svg(state, *, lang: str = "en") -> str:
     return document("regie", width, seats_y + 90, f"{say('title')}: {status}", body)
 
 
-def _status(state, say) -> str:
+def _status(state: RegieState, say: Say) -> str:
     actor = REGIE.to_act(state)
     if actor is None:
         return ended(REGIE, state, say, lambda seat: say(COLOURS[seat]))
@@ -174,12 +176,13 @@ def _status(state, say) -> str:
     return say("to_move", who=say(COLOURS[actor]))
 
 
-def _chip(seat: int, cx: float, cy: float, r: float, say, count: int = 1, cls: str = "chip"):
+def _chip(
+    seat: int, cx: float, cy: float, r: float, say: Say, count: int = 1, cls: str = "chip"
+) -> str:
     who = say(COLOURS[seat])
     parts = [
         title(say("chip", who=who) + (f" ×{count}" if count > 1 else "")),
-        circle(cx, cy, r, fill=FILL[seat], stroke="#000000", stroke_width=1.5),
-        outlined(cx, cy, say(f"letter_{COLOURS[seat]}"), r * 1.1),
+        token(cx, cy, r, FILL[seat], say(f"letter_{COLOURS[seat]}")),
     ]
     if count > 1:
         more = {"font_weight": "bold", "text_anchor": "start"}
@@ -187,7 +190,7 @@ def _chip(seat: int, cx: float, cy: float, r: float, say, count: int = 1, cls: s
     return el("g", parts, class_=cls, data_owner=seat, data_count=count)
 
 
-def _slots(state, kit, frame_x: float, say) -> list[str]:
+def _slots(state: RegieState, kit: RegieKit, frame_x: float, say: Say) -> list[str]:
     """The insertion slots above level 1; a free window of level 1 shows a solid arrow."""
     offset = kit.margin(0) - state.levels[0]
     free = {
@@ -208,7 +211,16 @@ def _slots(state, kit, frame_x: float, say) -> list[str]:
     return slots
 
 
-def _level(state, kit, k: int, frame_x: float, y: float, width: float, doubted, say) -> str:
+def _level(
+    state: RegieState,
+    kit: RegieKit,
+    k: int,
+    frame_x: float,
+    y: float,
+    width: float,
+    doubted: set[tuple[int, int]],
+    say: Say,
+) -> str:
     level = kit.levels[k]
     position = state.levels[k]
     start = frame_x + (position - kit.margin(k)) * CELL  # where the bar's cell 0 stands
@@ -247,7 +259,7 @@ def _level(state, kit, k: int, frame_x: float, y: float, width: float, doubted, 
     return el("g", parts, class_="level", data_level=k + 1, data_position=position)
 
 
-def _box(state, kit, frame_x: float, y: float, say) -> str:
+def _box(state: RegieState, kit: RegieKit, frame_x: float, y: float, say: Say) -> str:
     under = kit.box_row(state.box)
     end = frame_x + kit.columns * CELL
     parts = [text(end + 70, y - 6, say("box"), 15, font_weight="bold")]
@@ -290,7 +302,7 @@ def _box(state, kit, frame_x: float, y: float, say) -> str:
     return el("g", parts, class_="box", data_position=state.box)
 
 
-def _table(state, width: float, y: float, say) -> list[str]:
+def _table(state: RegieState, width: float, y: float, say: Say) -> list[str]:
     """Chips that fell onto the table beside the frame, per side and owner."""
     parts = []
     for side, x in (("left", 24.0), ("right", width - 130)):
@@ -307,16 +319,15 @@ def _table(state, width: float, y: float, say) -> list[str]:
     return parts
 
 
-def _seat_panel(state, seat: int, x: float, y: float, w: float, say) -> str:
+def _seat_panel(state: RegieState, seat: int, x: float, y: float, w: float, say: Say) -> str:
     me = REGIE.to_act(state) == seat
     left, through, points = state.reserve[seat], state.through(seat), state.score(seat)
     line = say("chips", left=left, through=through, points=points)
     if state.skips[seat]:
         line += f" · {say('skips', n=state.skips[seat])}"
-    frame = {"stroke": "#000000", "stroke_width": 4} if me else {"stroke": "#999999"}
     name = ("▶ " if me else "") + say(COLOURS[seat])
     parts = [
-        rect(x, y, w, 74, rx=8, fill="#f4f4f4", **frame),
+        card(x, y, w, 74, me),
         _chip(seat, x + 24, y + 24, 13, say, cls="reserve-chip"),
         text(x + 46, y + 29, name, 16, text_anchor="start", font_weight="bold"),
         text(x + 14, y + 60, line, 14, text_anchor="start", data_reserve=left),

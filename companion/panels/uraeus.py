@@ -31,9 +31,12 @@ head field's pieces counted per seat; each seat's border and home counts; the di
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from companion.panels.common import (
+    Say,
     TapError,
+    card,
     check_taps,
     circle,
     colour,
@@ -41,18 +44,21 @@ from companion.panels.common import (
     document,
     el,
     ended,
-    outlined,
     place,
     polygon,
     rect,
     seat_to_act,
     text,
     title,
+    token,
     whole,
     words,
 )
 from rules.uraeus import URAEUS
-from rules.uraeus.model import TAIL, Advance, Stone
+from rules.uraeus.model import TAIL, Advance, Stone, UraeusMove, UraeusState
+
+#: A field's centre in the picture.
+Centre = Callable[[int], tuple[float, float]]
 
 CELL = 72
 GAP = 6
@@ -101,23 +107,18 @@ COLOUR_NAMES = {"red": "rot", "blue": "blau", "green": "grün", "yellow": "gelb"
 # -- taps ---------------------------------------------------------------------------
 
 
-def taps(state, move) -> tuple[str, ...]:
+def taps(state: UraeusState, move: UraeusMove) -> tuple[str, ...]:
     """The place ids a player taps for ``move``; ``()`` for moves made with buttons and
     for moves whose places the picture does not have (a seat not at the table)."""
     if not isinstance(move, Advance) or state.roll is None:
         return ()
     if type(move.player) is not int or not 0 <= move.player < state.players:
         return ()
-    start, facing = _mover(state, move.player, move.src)
-    if facing is None:
-        return ()
-    end = _end(state, move.player, start, facing, move.turn)
-    if end is None:
-        return ()
-    return (_source_id(move), end)
+    end = _end_of(state, move)
+    return () if end is None else (_source_id(move), end)
 
 
-def compose(state, taps: tuple[str, ...]) -> Advance | None:
+def compose(state: UraeusState, taps: tuple[str, ...]) -> Advance | None:
     """The move the taps describe (legal or not), ``None`` for a valid beginning."""
     taps = check_taps(taps)
     if not taps:
@@ -147,12 +148,12 @@ def _source_id(move: Advance) -> str:
     return f"border:{move.player}" if move.src is None else f"field:{move.src}"
 
 
-def _end_of(state, move: Advance) -> str | None:
+def _end_of(state: UraeusState, move: Advance) -> str | None:
     start, facing = _mover(state, move.player, move.src)
     return None if facing is None else _end(state, move.player, start, facing, move.turn)
 
 
-def _source(state, taps: tuple[str, ...], seat: int) -> int | None:
+def _source(state: UraeusState, taps: tuple[str, ...], seat: int) -> int | None:
     tap = taps[0]
     if tap.startswith("border:"):
         owner = whole(tap[len("border:") :], 0, state.players - 1)
@@ -167,7 +168,7 @@ def _source(state, taps: tuple[str, ...], seat: int) -> int | None:
     return field
 
 
-def _field(state, taps: tuple[str, ...], tap: str) -> int:
+def _field(state: UraeusState, taps: tuple[str, ...], tap: str) -> int:
     field = whole(tap[len("field:") :], 0, state.kit.tail) if tap.startswith("field:") else None
     if field is None:
         places = f"field:0 to field:{state.kit.tail}, border:<seat>"
@@ -175,7 +176,7 @@ def _field(state, taps: tuple[str, ...], tap: str) -> int:
     return field
 
 
-def _mover(state, seat: int, src: int | None) -> tuple[int, int | None]:
+def _mover(state: UraeusState, seat: int, src: int | None) -> tuple[int, int | None]:
     """Where the moving piece starts and which way it faces (None: no piece there)."""
     if src is None:
         return 0, TAIL
@@ -187,7 +188,7 @@ def _mover(state, seat: int, src: int | None) -> tuple[int, int | None]:
     return src, (mine or stones)[-1].facing
 
 
-def _end(state, seat: int, start: int, facing: int, turn: int | None) -> str | None:
+def _end(state: UraeusState, seat: int, start: int, facing: int, turn: int | None) -> str | None:
     """Where a path ends, as a place id, with the pieces on the way ignored: they change
     whether it is legal, never where it ends. None for a path that cannot be walked."""
     tail, roll = state.kit.tail, state.roll
@@ -212,7 +213,7 @@ def _end(state, seat: int, start: int, facing: int, turn: int | None) -> str | N
 # -- the picture --------------------------------------------------------------------
 
 
-def svg(state, *, lang: str = "en") -> str:
+def svg(state: UraeusState, *, lang: str = "en") -> str:
     say = words(WORDS, lang)
     count = state.kit.tail + 1
     per_row = max(6, round(math.sqrt(count * 1.6)))  # a little wider than high
@@ -259,7 +260,7 @@ def _defs() -> str:
     return el("defs", [scale, goose])
 
 
-def _legend(x: float, y: float, say) -> str:
+def _legend(x: float, y: float, say: Say) -> str:
     keys = (
         ("legend_scale", "url(#uraeus-scale)"),
         ("legend_goose", "url(#uraeus-goose)"),
@@ -273,7 +274,7 @@ def _legend(x: float, y: float, say) -> str:
     return el("g", parts, class_="legend")
 
 
-def _status(state, say, lang: str) -> str:
+def _status(state: UraeusState, say: Say, lang: str) -> str:
     actor = URAEUS.to_act(state)
     if actor is None:
         return ended(URAEUS, state, say, lambda seat: _seat_name(state, seat, say, lang))
@@ -287,13 +288,13 @@ def _status(state, say, lang: str) -> str:
     return say("moves", who=_seat_name(state, actor, say, lang), n=state.roll)
 
 
-def _seat_name(state, seat: int, say, lang: str) -> str:
+def _seat_name(state: UraeusState, seat: int, say: Say, lang: str) -> str:
     name = state.colour(seat)
     shown = COLOUR_NAMES.get(name, name) if lang == "de" else name
     return f"{say('seat', seat=seat)} ({shown})"
 
 
-def _field_cell(state, field: int, centre, say) -> str:
+def _field_cell(state: UraeusState, field: int, centre: Centre, say: Say) -> str:
     kit = state.kit
     cx, cy = centre(field)
     half = (CELL - GAP) / 2
@@ -303,23 +304,15 @@ def _field_cell(state, field: int, centre, say) -> str:
         fill, mark, kind = "url(#uraeus-scale)", "S", "scale"
     elif field in kit.goose:
         fill, mark, kind = "url(#uraeus-goose)", "G", "goose"
-    label = say("field", n=field)
-    if field == 0:
-        label += f" · {say('head')}"
-    elif field == kit.tail:
-        label += f" · {say('tail')}"
+    end = {0: say("head"), kit.tail: say("tail")}.get(field)  # "Head · start"
+    label = say("field", n=field) + (f" · {end}" if end else "")
+    number = f"{field} {end.split(' · ')[-1]}" if end else str(field)
     outline = {"stroke": "#5b4a2a", "stroke_width": 1.5, "class_": "cell"}
+    bold = {"text_anchor": "start", "font_weight": "bold"}
     parts = [
         rect(x, y, 2 * half, 2 * half, rx=8, fill="#ffffff"),  # under a pattern's gaps
         rect(x, y, 2 * half, 2 * half, rx=8, fill=fill, data_mark=kind, **outline),
-        text(
-            x + 4,
-            y + 13,
-            _number(field, kit.tail, say),
-            13,
-            text_anchor="start",
-            font_weight="bold",
-        ),
+        text(x + 4, y + 13, number, 13, **bold),
     ]
     if mark:
         parts.append(circle(x + 2 * half - 10, y + 10, 8, fill="#ffffff", stroke="#000000"))
@@ -338,15 +331,9 @@ def _field_cell(state, field: int, centre, say) -> str:
     return place(f"field:{field}", parts, label)
 
 
-def _number(field: int, tail: int, say) -> str:
-    if field == 0:
-        return f"0 {say('head').split(' · ')[-1]}"
-    if field == tail:
-        return f"{tail} {say('tail').split(' · ')[-1]}"
-    return str(field)
-
-
-def _head_pieces(state, stones: tuple[Stone, ...], cx: float, cy: float, say) -> list[str]:
+def _head_pieces(
+    state: UraeusState, stones: tuple[Stone, ...], cx: float, cy: float, say: Say
+) -> list[str]:
     """The head field holds any number of pieces: one disc per seat with its count."""
     owners = sorted({stone.owner for stone in stones})
     parts = []
@@ -364,14 +351,21 @@ def _head_pieces(state, stones: tuple[Stone, ...], cx: float, cy: float, say) ->
     return parts
 
 
-def _disc(state, seat: int, cx: float, cy: float, r: float, dashed: bool = False) -> str:
-    paint = colour(state.colour(seat))
-    dashes = "3 2" if dashed else None
-    edge = circle(cx, cy, r, fill=paint, stroke="#000000", stroke_width=2, stroke_dasharray=dashes)
-    return el("g", [edge, outlined(cx, cy, str(seat), r * 1.1)])
+def _disc(
+    state: UraeusState, seat: int, cx: float, cy: float, r: float, dashed: bool = False
+) -> str:
+    return token(cx, cy, r, colour(state.colour(seat)), str(seat), dashed)
 
 
-def _piece(state, field: int, stone: Stone, disc, upper: bool, centre, say) -> str:
+def _piece(
+    state: UraeusState,
+    field: int,
+    stone: Stone,
+    disc: tuple[float, float, float],
+    upper: bool,
+    centre: Centre,
+    say: Say,
+) -> str:
     cx, cy, r = disc
     # The arrow points along the drawn snake, which changes direction row by row.
     ahead = field + stone.facing
@@ -396,14 +390,13 @@ def _piece(state, field: int, stone: Stone, disc, upper: bool, centre, say) -> s
     return el("g", parts, class_="piece", data_owner=stone.owner, data_count=1, data_facing=facing)
 
 
-def _seat_panel(state, seat: int, x: float, y: float, say, lang: str) -> str:
+def _seat_panel(state: UraeusState, seat: int, x: float, y: float, say: Say, lang: str) -> str:
     me = URAEUS.to_act(state) == seat
     w = SEAT_W - 10
     name = _seat_name(state, seat, say, lang)
-    frame = {"stroke": "#000000", "stroke_width": 4} if me else {"stroke": "#999999"}
     bold = {"text_anchor": "start", "font_weight": "bold"}
     parts = [
-        rect(x, y, w, SEAT_H, rx=8, fill="#f4f4f4", **frame),
+        card(x, y, w, SEAT_H, me),
         _disc(state, seat, x + 20, y + 20, 12),
         text(x + 38, y + 25, ("▶ " if me else "") + name, 14, **bold),
     ]
