@@ -12,6 +12,7 @@
     POST /api/tables/ID/end-turn          {"seq": optional}
     POST /api/tables/ID/dismiss           {"seq": optional}
     POST /api/tables/ID/games             {"game", "players", "options", "kit"} or {"position"}
+    POST /api/tables/ID/kit-correction    {"seq": optional}: keep the kit as play showed it
 
 The PIN comes in the ``X-Table-PIN`` header. Wrong PINs are limited per table and client.
 """
@@ -221,6 +222,19 @@ def dismiss(table_id: str):
     except (IllegalUndo, Stale) as error:
         abort(409, description=str(error))
     return jsonify(seq=seq, table=found.summary())
+
+
+@api.post("/tables/<table_id>/kit-correction")
+def kit_correction(table_id: str):
+    """Keep what play has shown about the kit (Regie: the sensors win over the kit) as
+    the table's own kit file, which its next games start with."""
+    found = table(table_id)
+    body = change_body(found)
+    try:
+        path = found.save_kit_correction(body.get("seq"))
+    except (IllegalUndo, Stale) as error:
+        abort(409, description=str(error))
+    return jsonify(saved=path, seq=found.seq, table=found.summary())
 
 
 @api.post("/tables/<table_id>/games")

@@ -19,7 +19,7 @@ from companion.journal import Journal
 from companion.tracker import COMPANION_RULES, Claim, Verdict, explain, forced_move, mover
 from rules import GAMES, IllegalMove, RulesError, View, game_of, get_game, parse_state
 from rules.catalogue import explain as rule_entry
-from rules.kits import load_kit
+from rules.kits import kit_toml, load_kit
 
 
 class ConfigError(ValueError):
@@ -340,7 +340,47 @@ class Table:
         return kits
 
     def _configured_kit(self, game: str) -> str | None:
+        """The kit a new game starts with unless one is chosen: the table's own corrected
+        kit when play has corrected one, else the configured one, else the shipped one."""
+        own = self.journal.path.parent / "kits" / game / f"{self.config.id}.toml"
+        if own.is_file():
+            return str(own)
         return self.config.kit if game == self.config.game else None
+
+    def kit_correction(self) -> dict[str, Any] | None:
+        """What play has shown the kit to get wrong (the sensors win over the kit), as
+        the kit file's fields with the kit's value and the one seen; ``None`` if nothing."""
+        corrected = self.game.corrected_kit(self.state)
+        if corrected is None:
+            return None
+        before = self.game.kit_to_json(self.state.kit)
+        after = self.game.kit_to_json(corrected)
+        return {"kit": before.get("name"), "fields": differences(before, after)}
+
+    def save_kit_correction(self, expected: int | None = None) -> str:
+        """Write the corrected kit as this table's own kit file (``kits/GAME/ID.toml`` in
+        the instance folder), which the table's next games start with; return its path."""
+        with self.lock:
+            self._check_seq(expected)
+            corrected = self.game.corrected_kit(self.state)
+            if corrected is None:
+                raise IllegalUndo("play has contradicted nothing in the kit: nothing to correct")
+            data = self.game.kit_to_json(corrected)
+            fields = differences(self.game.kit_to_json(self.state.kit), data)
+            data["name"] = f"{data.get('name', 'kit')}-corrected-{self.config.id}"
+            folder = self.journal.path.parent / "kits" / self.game.name
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{self.config.id}.toml"
+            note = (f"The kit {self.state.kit.name!r} corrected by what table "
+                    f"{self.config.id!r} saw in play:\n" + "\n".join(
+                        f"  {f['field']}: {f['kit']!r} in the kit, {f['seen']!r} seen"
+                        for f in fields))  # fmt: skip
+            temporary = path.with_suffix(".toml.new")
+            temporary.write_text(kit_toml(data, note), encoding="utf-8")
+            temporary.replace(path)  # whole or not at all
+            self._record("note", {"event": "kit corrected", "file": str(path), "fields": fields})
+        self.on_change()
+        return str(path)
 
     def _fresh_state(
         self,
@@ -383,6 +423,7 @@ class Table:
                 "outcome": None if outcome is None else outcome.to_json(),
                 "last_move": self.last,
                 "attention": self.attention,
+                "kit_correction": self.kit_correction(),
                 "turn_open": bool(self.turn),
                 "seq": self.seq,
                 "sources": {name: health() for name, health in self.sources.items()},
@@ -408,6 +449,20 @@ class Table:
         for document in moves[:-1]:
             state = self.game.play(state, self.game.move_from_json(document))
         return self.game.describe(state, self.game.move_from_json(moves[-1]))
+
+
+def differences(before: Any, after: Any, path: str = "") -> list[dict[str, Any]]:
+    """The fields where two kits' JSON forms differ, with both values."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        found = []
+        for key in before.keys() | after.keys():
+            field = f"{path}.{key}" if path else key
+            found += differences(before.get(key), after.get(key), field)
+        return sorted(found, key=lambda f: f["field"])
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        return [f for i, (b, a) in enumerate(zip(before, after, strict=True))
+                for f in differences(b, a, f"{path}[{i}]")]  # fmt: skip
+    return [] if before == after else [{"field": path, "kit": before, "seen": after}]
 
 
 def parse_position(game: Any, document: Any) -> Any:

@@ -224,6 +224,12 @@ class Game(Generic[S, M, K]):
     def kit_to_json(self, kit: K) -> dict[str, Any]:
         raise NotImplementedError
 
+    def corrected_kit(self, state: S) -> K | None:
+        """The kit as play has shown it to be, when that differs from the kit the game
+        started with (Regie: the sensors saw chips fall where the kit has no window);
+        ``None`` when nothing contradicted the kit."""
+        return None
+
     # -- whose turn, what can happen --------------------------------------------------
 
     def to_act(self, state: S) -> int | _Chance | None:

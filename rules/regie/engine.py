@@ -97,6 +97,10 @@ class Regie(Game[RegieState, RegieMove, RegieKit]):
     def kit_from_json(self, data: Any) -> RegieKit:
         return kit_from_json(data)
 
+    def corrected_kit(self, state: RegieState) -> RegieKit | None:
+        """What the sensors have shown: the kit with every doubt's correction."""
+        return effective_kit(state) if state.doubts else None
+
     def kit_to_json(self, kit: RegieKit) -> dict[str, Any]:
         return kit.to_json()
 

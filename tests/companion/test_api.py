@@ -376,3 +376,35 @@ def test_the_position_editor_joins_a_game_in_progress(client):
     assert (
         wrong.status_code == 422 and "is a Uräus position, not Gimmel" in wrong.get_json()["error"]
     )
+
+
+def test_the_sensors_win_over_the_kit_and_the_tablet_keeps_the_correction(tmp_path):
+    """Regie, NOTES.md §4 Ambiguities ("Chip that falls through at insertion"): when the
+    sensors see a chip fall where the kit has no window, the game believes the sensors and
+    the tablet offers the kit as play has shown it, which the table's next games use."""
+    from companion.tracker import Claim
+    from rules.regie import Insert, Seen
+
+    journal = Journal(tmp_path / "journal.sqlite")
+    regie = Table(TableConfig("r", "regie", ("Red", "Blue"), "4711"), journal)
+    client = create_app(Service([regie], Clock())).test_client()
+    assert post(client, "/api/tables/r/kit-correction").status_code == 409  # nothing yet
+    post(client, "/api/tables/r/moves", {"move": {"type": "start", "first": 0}})
+    # The kit has level 2 solid under column 0; the sensors saw the chip fall through.
+    seen = Seen(through=True, exits=())
+    assert regie.claim(Claim("sensors", moves=(Insert(0, 0, seen),))).kind == "move"
+    offer = client.get("/api/tables").get_json()["tables"][0]["kit_correction"]
+    (field,) = offer["fields"]
+    assert field["field"] == "levels[1].cells" and offer["kit"] == regie.state.kit.name
+    changed = [
+        i for i, (a, b) in enumerate(zip(field["kit"], field["seen"], strict=True)) if a != b
+    ]
+    # Centred, level 2's cell 2 is under frame column 0 (two cells lie outside the frame).
+    assert changed == [2] and field["seen"][2] == "o"
+    saved = post(client, "/api/tables/r/kit-correction")
+    assert saved.status_code == 200 and saved.get_json()["saved"].endswith("kits/regie/r.toml")
+    assert "r" in client.get("/api/games").get_json()["games"]["regie"]["kits"]["r"]
+    post(client, "/api/tables/r/games", {})
+    state = client.get("/api/tables/r/state").get_json()["state"]
+    assert state["kit"]["levels"][1]["cells"] == offer["fields"][0]["seen"]
+    assert client.get("/api/tables").get_json()["tables"][0]["kit_correction"] is None
