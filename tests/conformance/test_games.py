@@ -172,6 +172,18 @@ def test_every_game_has_a_default_kit_and_round_trips_it(name):
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_kit_written_as_a_kit_file_reads_back_the_same(name, tmp_path):
+    from rules.kits import kit_toml, load_kit
+
+    game = GAMES[name]
+    kit = load_kit(name)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(kit_toml(game.kit_to_json(kit), 'a copy, "quoted"\nsecond line'))
+    assert path.read_text().startswith('# a copy, "quoted"\n# second line\n')
+    assert load_kit(name, path) == kit
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_option_default_is_among_its_choices(name):
     game = GAMES[name]
     for spec in game.option_specs:
