@@ -24,7 +24,9 @@
       say: "Note:", byHand: "Enter by hand:", needPin: "Enter the table's PIN first.",
       wrongPin: "Wrong PIN.", tapped: "Tapped: ", up: "connected", down: "not connected",
       port: "port", boot: "boot id", heartbeat: "last heartbeat", secondsAgo: " s ago",
-      rulebook: "Rulebook", source: "Seen by",
+      rulebook: "Rulebook", source: "Seen by", kitHead: "The sensors disagree with the kit.",
+      kitHelp: "The game follows what they saw. Keep it as this table's kit for the next games?",
+      keepKit: "Keep the corrected kit", inKit: "in the kit", seen: "seen",
     },
     de: {
       hints: "Hinweise", tables: "Tische", dismiss: "Übergehen", enter: "Eingeben, was geschah:",
@@ -40,6 +42,10 @@
       wrongPin: "Falsche PIN.", tapped: "Angetippt: ", up: "verbunden", down: "nicht verbunden",
       port: "Anschluss", boot: "Boot-Kennung", heartbeat: "letztes Lebenszeichen",
       secondsAgo: " s her", rulebook: "Regelheft", source: "Gesehen von",
+      kitHead: "Die Sensoren widersprechen der Kit-Datei.",
+      kitHelp: "Das Spiel folgt dem, was sie sahen. Als Kit dieses Tisches für die nächsten " +
+        "Spiele behalten?",
+      keepKit: "Berichtigtes Kit behalten", inKit: "im Kit", seen: "gesehen",
     },
   };
   let lang = localStorage.getItem("lang") ||
@@ -107,6 +113,7 @@
     $("last").textContent = summary.last_move || t("noMove");
     $("title").textContent = summary.title;
     showAttention(summary.attention);
+    showCorrection(summary.kit_correction);
     showSources(summary.sources || {});
     $("end-turn").hidden = !summary.turn_open;
   }
@@ -143,6 +150,19 @@
       $("attention-head").textContent = t("say");
       $("attention-words").textContent = attention.words || "";
     }
+  }
+
+  function showCorrection(correction) {
+    $("correction").hidden = !correction;
+    const list = $("correction-fields");
+    list.textContent = "";
+    if (!correction) { return; }
+    correction.fields.forEach(function (field) {
+      const item = document.createElement("li");
+      item.textContent = field.field + ": " + JSON.stringify(field.kit) + " " + t("inKit") +
+        ", " + JSON.stringify(field.seen) + " " + t("seen");
+      list.appendChild(item);
+    });
   }
 
   function showSources(sources) {
@@ -258,6 +278,7 @@
   $("dismiss").addEventListener("click", function () { change("/dismiss", {}); });
   $("end-turn").addEventListener("click", function () { change("/end-turn", {}); });
   $("undo").addEventListener("click", function () { change("/undo", {}); });
+  $("keep-correction").addEventListener("click", function () { change("/kit-correction", {}); });
 
   let games = null;
   function fillNewGame() {
