@@ -43,6 +43,7 @@ test: $(STAMP) chromium
 bench: $(STAMP)
 	$(BIN)/python benchmarks/playout_throughput.py
 	$(BIN)/python benchmarks/serial_link.py
+	$(BIN)/python benchmarks/live_latency.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
