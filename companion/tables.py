@@ -18,6 +18,7 @@ from typing import Any
 from companion.journal import Journal
 from companion.tracker import COMPANION_RULES, Claim, Verdict, explain, forced_move, mover
 from rules import GAMES, IllegalMove, RulesError, View, game_of, get_game, parse_state
+from rules.catalogue import UnknownRule
 from rules.catalogue import explain as rule_entry
 from rules.kits import kit_toml, load_kit
 
@@ -139,32 +140,80 @@ class Table:
         self._load(game_id)
 
     def _load(self, game_id: int) -> None:
-        """Make ``game_id`` the table's game, replayed from the journal."""
+        """Make ``game_id`` the table's game, rebuilt from the journal: its state, and
+        what the tracker knew (a flag held, a question asked, the turn still open), so
+        that a restart after a power cut carries on exactly where the table was."""
         name = next(g for i, _, g in self.journal.games(self.config.id) if i == game_id)
         game = get_game(name)
+        entries = self.journal.entries(game_id)
         try:
-            state = self.journal.replay(game_id)
+            self.game, self.game_id = game, game_id
+            self._fold(self.journal.initial(game_id), entries)
         except RulesError as error:
             raise ConfigError(
                 f"table {self.config.id!r}: its journal does not replay: {error}"
             ) from None
         # Games recorded before schema 2 carry no names: they are the configuration's.
         players = self.journal.players(game_id) or self.config.players
-        seats = game.seats(state)
+        seats = game.seats(self.state)
         if seats != len(players):
             raise ConfigError(
                 f"table {self.config.id!r}: the journal's game ({game.name}, {seats} seats) "
                 f"does not match its players ({len(players)}: {', '.join(players)})"
             )
-        entries = self.journal.entries(game_id)
-        self.game, self.game_id, self.state, self.players = game, game_id, state, players
+        self.players = players
         self.seq = entries[-1].seq if entries else 0
-        self.last = self._last_move_words()
+
+    def _fold(self, initial: Any, entries: list[Any]) -> None:
+        """Replay entries as ``_act`` and the changes wrote them."""
+        game = self.game
+        state, history = initial, []
         #: What the table must look at: a flag held, a question, a word (or None).
         self.attention: dict[str, Any] | None = None
         #: The states before each move of the turn still open, for take-backs.
         self.turn: list[Any] = []
         self.turn_seat: int | None = None
+        for entry in entries:
+            data = entry.data
+            if entry.kind == "move":
+                move = game.move_from_json(data)
+                self._open_turn(mover(game, state, move), state)
+                history.append((state, move))
+                state, self.attention = game.play(state, move), None
+            elif entry.kind == "undo":
+                if history:
+                    state = history.pop()[0]
+                if data.get("take_back") and self.turn:
+                    self.turn.pop()
+                else:
+                    self.turn, self.turn_seat = [], None
+                self.attention = None
+            elif entry.kind == "flag":
+                self.attention = flag_attention(data)
+            elif entry.kind == "override":
+                self.attention = None
+            elif entry.kind == "input":
+                if "question" in data:
+                    self.attention = {"kind": "question", "source": data["source"],
+                                      "choices": data["question"]}  # fmt: skip
+                elif "say" in data:
+                    self.attention = {"kind": "say", "source": data["source"],
+                                      "words": data["say"]}  # fmt: skip
+                elif data.get("event") == "put right":
+                    self.attention = None
+                elif data.get("event") == "end turn":
+                    self.turn, self.turn_seat = [], None
+        self.state = state
+        self.last = game.describe(*history[-1]) if history else None
+
+    def _open_turn(self, seat: int | None, before: Any) -> None:
+        """A move by ``seat`` from ``before``: the turn it belongs to stays open for a
+        take-back until the next seat (or chance) acts or a player ends it."""
+        if seat is None or seat != self.turn_seat:
+            self.turn = []
+        self.turn_seat = seat
+        if seat is not None:
+            self.turn.append(before)
 
     # -- claims: what the sources saw -------------------------------------------------
 
@@ -200,12 +249,12 @@ class Table:
         elif verdict.kind == "flag":
             assert verdict.violation is not None
             move = None if verdict.move is None else self.game.move_to_json(verdict.move)
-            words = rule_words(verdict.violation.rule)
-            self._record("flag", {"move": move, "rule": verdict.violation.rule,
-                                  "words": words["words"], "source": source,
-                                  "seen": claim.seen})  # fmt: skip
-            self.attention = {"kind": "flag", "source": source, "move": move,
-                              "detail": verdict.violation.detail, **words}  # fmt: skip
+            rule = verdict.violation.rule
+            data = {"move": move, "rule": rule, "words": rule_words(rule)["words"],
+                    "detail": verdict.violation.detail, "source": source,
+                    "seen": claim.seen}  # fmt: skip
+            self._record("flag", data)
+            self.attention = flag_attention(data)
         elif verdict.kind == "take-back":
             self._record("undo", {"take_back": True, "source": source})
             self.state = self.turn.pop()
@@ -223,14 +272,9 @@ class Table:
         """Journal and apply a legal move; the turn it belongs to stays open for a
         take-back until the next seat (or chance) acts or a player ends it."""
         words = self.game.describe(self.state, move)
-        seat = mover(self.game, self.state, move)
         after = self.game.play(self.state, move)
         self._record("move", self.game.move_to_json(move))
-        if seat is None or seat != self.turn_seat:
-            self.turn = []
-        self.turn_seat = seat
-        if seat is not None:
-            self.turn.append(self.state)
+        self._open_turn(mover(self.game, self.state, move), self.state)
         self.state, self.last, self.attention = after, words, None
 
     def _record(self, kind: str, data: Any) -> None:
@@ -484,6 +528,22 @@ class Stale(ValueError):
 def flag_words(error: IllegalMove) -> dict[str, Any]:
     """What the tablet shows for an illegal move: the rule in words and its source."""
     return {"message": str(error), **rule_words(error.rule)}
+
+
+def flag_attention(data: dict[str, Any]) -> dict[str, Any]:
+    """The flag a table holds, from its journal entry: the rule in words and its source."""
+    try:
+        words = rule_words(data["rule"])
+    except UnknownRule:  # a rule id a later version retired: its recorded words remain
+        words = {"rule": data["rule"], "words": data.get("words"), "german": None,
+                 "rulebook": None, "heading": None}  # fmt: skip
+    return {
+        "kind": "flag",
+        "source": data.get("source"),
+        "move": data.get("move"),
+        "detail": data.get("detail"),
+        **words,
+    }
 
 
 def rule_words(rule: str) -> dict[str, Any]:

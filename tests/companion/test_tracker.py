@@ -172,3 +172,44 @@ def test_a_leap_from_taps_that_breaks_a_rule_names_it(journal):
         table.play(table.game.move_to_json(Leap(0, Square.parse("c3"), Square.parse("c9"))))
     assert raised.value.rule.startswith("gimmel.")
     assert table.attention["rule"] == raised.value.rule
+
+
+def same_after_restart(table: Table) -> Table:
+    """A table rebuilt from its journal (as after a power cut) knows what the live one
+    knew: the state, the flag or question held, and the turn still open."""
+    again = Table(table.config, table.journal)
+    assert again.summary() == table.summary()
+    assert again.state == table.state
+    assert (again.turn, again.turn_seat) == (table.turn, table.turn_seat)
+    return again
+
+
+def test_a_restart_keeps_the_flag_the_question_and_the_open_turn(journal):
+    table = gimmel_table(journal)
+    start = table.state
+    table = same_after_restart(table)
+    table.claim(showing(table.game.play(start, Place(0, Kind.BEETLE, Square.parse("c3")))))
+    table = same_after_restart(table)
+    assert table.claim(showing(start)).kind == "take-back"  # the turn survived the restart
+    table = same_after_restart(table)
+    with pytest.raises(IllegalMove):
+        table.play({"type": "place", "player": 1, "piece": "beetle", "to": "a1"})
+    table = same_after_restart(table)
+    assert table.attention["kind"] == "flag"
+    table.dismiss()
+    table.play(table.game.move_to_json(Place(0, Kind.CAT, Square.parse("d4"))))
+    table.end_turn()
+    table = same_after_restart(table)
+    assert table.turn == []
+    table.undo()
+    same_after_restart(table)
+
+    uraeus = uraeus_table(journal)
+    for face in (5, 2, 3):
+        roll(uraeus, face)
+    uraeus.claim(Claim("tablet", moves=(Advance(0, None), Advance(0, None, turn=3))))
+    uraeus = same_after_restart(uraeus)
+    assert uraeus.attention["kind"] == "question"
+    roll(uraeus, 6)  # no roll is due: said
+    uraeus = same_after_restart(uraeus)
+    assert uraeus.attention["kind"] == "say"
