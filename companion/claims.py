@@ -20,7 +20,7 @@ from hardware.messages import (
     Event,
     LevelMoved,
 )
-from rules import CHANCE, NotationError, get_game
+from rules import CHANCE, NotationError, game_of, get_game
 from rules.regie.observe import Sighting, move_from_sightings
 from rules.uraeus import Roll
 
@@ -30,8 +30,10 @@ DEVICES: dict[str, dict[str, str]] = {"uraeus": {"die": "die"}, "regie": {"senso
 
 def die_claim(state, event: Event, source: str = "die") -> Claim | None:
     """What a die event claims at an Uräus table in ``state`` (``None``: nothing, as
-    for a heartbeat)."""
+    for a heartbeat, or at a table that now plays another game)."""
     uraeus = get_game("uraeus")
+    if game_of(state) is not uraeus:
+        return None
     if isinstance(event, DieInvalid):
         say = f"That roll does not count ({event.why}): roll again."
         return Claim(source, seen={"invalid": event.why}, say=say)
@@ -43,8 +45,11 @@ def die_claim(state, event: Event, source: str = "die") -> Claim | None:
     return Claim(source, seen={"face": event.face}, moves=(Roll(event.face),))
 
 
-def regie_claim(state, sightings: tuple[Sighting, ...], source: str = "sensors") -> Claim:
-    """What one move's sightings claim at a Regie table in ``state``."""
+def regie_claim(state, sightings: tuple[Sighting, ...], source: str = "sensors") -> Claim | None:
+    """What one move's sightings claim at a Regie table in ``state`` (``None`` at a table
+    that now plays another game)."""
+    if game_of(state) is not get_game("regie"):
+        return None
     seen = [{k: v for k, v in s._asdict().items() if v is not None} for s in sightings]
     try:
         move = move_from_sightings(state, sightings)

@@ -12,6 +12,7 @@ of a game their emulator plays; the table's tracker explains them from the sight
 from __future__ import annotations
 
 import contextlib
+import logging
 import random
 import tempfile
 import threading
@@ -23,11 +24,11 @@ from companion.sources import DeviceSource
 from companion.tables import Table, TableConfig
 from hardware.emulate.die import DieEmulator
 from hardware.emulate.regie import RegieEmulator
-from rules import CHANCE, IllegalMove, get_game, new_game
+from rules import CHANCE, IllegalMove
 from rules.playout import choose_move
-from rules.regie import Start
 
 DEMO_PIN = "1234"
+log = logging.getLogger(__name__)
 CONFIGS = (
     TableConfig("uraeus", "uraeus", ("Ada", "Ben", "Cy"), DEMO_PIN),
     TableConfig("regie", "regie", ("Red", "Blue"), DEMO_PIN),
@@ -89,15 +90,16 @@ class Demo:
         die.bad_roll_rate = 0.05
         lock, _ = self._device(table, "die", die)
         while not self.stop.wait(self.pace):
-            if table.game.is_over(table.state):
-                table.new_game()
-            elif table.game.to_act(table.state) is CHANCE:
-                with lock:
-                    die.act()  # a player throws the real die
-            else:
-                self._bot_move(table)
+            with self._carrying_on(table):
+                if table.game.name != "uraeus" or table.game.is_over(table.state):
+                    self._step(table)  # a tablet may start another game here
+                elif table.game.to_act(table.state) is CHANCE:
+                    with lock:
+                        die.act()  # a player throws the real die
+                else:
+                    self._bot_move(table)
 
-    # -- Regie: the sensors report the emulator's game ----------------------------------
+    # -- Regie: the sensors report the moves the bots make ----------------------------
 
     def _regie(self) -> None:
         table = self.by_id["regie"]
@@ -105,31 +107,44 @@ class Demo:
                                 clock=time.monotonic, link=self.folder / "regie")  # fmt: skip
         lock, source = self._device(table, "sensors", sensors)
         while not self.stop.wait(self.pace):
-            with lock:
-                if sensors.game_state.first is None or table.state.first is None:
-                    # Who begins is settled at the table, not sensed: both agree on it.
-                    sensors.game_state = sensors_start(sensors.game_state)
-                    if table.state.first is None:
-                        self._play(table, {"type": "start", "first": 0})
-                sensors.act()
-            self.stop.wait(self.pace / 2)
-            source.flush()  # the frame is still: the move is complete
-            if table.game.is_over(table.state):
-                table.new_game()
+            with self._carrying_on(table):
+                if (
+                    table.game.name != "regie"
+                    or table.game.is_over(table.state)
+                    or table.game.to_act(table.state) is CHANCE  # who begins: settled, not sensed
+                ):
+                    self._step(table)
+                    continue
                 with lock:
-                    sensors.game_state = new_game("regie")
+                    sensors.game_state = table.state  # the frame is as the table knows it
+                    sensors.act()  # a bot's move, reported by the sensors
+                self.stop.wait(self.pace / 2)
+                source.flush()  # the frame is still: the move is complete
 
     # -- Gimmel: bots (the camera comes later) -------------------------------------------
 
     def _gimmel(self) -> None:
         table = self.by_id["gimmel"]
         while not self.stop.wait(self.pace):
-            if table.game.is_over(table.state):
-                table.new_game()
-            else:
-                self._bot_move(table)
+            with self._carrying_on(table):
+                self._step(table)
 
     # -- shared -------------------------------------------------------------------------
+
+    def _step(self, table: Table) -> None:
+        """A step of a table without its devices: the next game, or the bots' move."""
+        if table.game.is_over(table.state):
+            table.new_game()
+        else:
+            self._bot_move(table)
+
+    @contextlib.contextmanager
+    def _carrying_on(self, table: Table):
+        """A demo table's thread never dies of one bad step: it says so and goes on."""
+        try:
+            yield
+        except Exception:
+            log.exception("demo table %s: a step failed", table.config.id)
 
     def _bot_move(self, table: Table) -> None:
         if table.game.to_act(table.state) in self.humans.get(table.config.id, ()):
@@ -156,9 +171,3 @@ def parse_humans(specs: tuple[str, ...]) -> dict[str, set[int]]:
             raise ValueError(f"--human {spec!r}: a seat of {table} is 0 to {players[table] - 1}")
         seats.setdefault(table, set()).add(int(seat))
     return seats
-
-
-def sensors_start(state):
-    """The sensors' game settles who begins as the table does: red (seat 0)."""
-    regie = get_game("regie")
-    return regie.play(state, Start(0)) if state.first is None else state

@@ -12,6 +12,7 @@ Which devices a game has, and what their events claim:
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +25,8 @@ from hardware.messages import Event
 
 #: Seconds without a sighting after which the Regie frame counts as still.
 REGIE_SETTLE = 0.8
+
+log = logging.getLogger(__name__)
 
 
 class DeviceSource:
@@ -80,7 +83,12 @@ class DeviceSource:
             elif isinstance(happening, Problem):
                 self.state.update(problem=happening.reason)
             elif isinstance(happening, Received):
-                self.event(happening.event)
+                try:
+                    self.event(happening.event)
+                except Exception as error:  # a bug or a full disk: keep listening, say it
+                    log.exception("table %s: %s event not taken", self.table.config.id, self.name)
+                    self.state.update(problem=f"an event was not taken: {error}")
+                    self.table.on_change()
                 continue
             self.table.on_change()  # the tablets show the link's health live
 
@@ -89,22 +97,27 @@ class DeviceSource:
         if self.name == "die":
             self.table.claim(lambda state: die_claim(state, event, self.name))
             return
+        # Claims are made under the gatherer's lock, so that moves reach the table in the
+        # order they were seen, whichever thread finishes them.
         with self.gathering:
             self.last_sighting = self.clock()
             finished = self.gather.add(event)
-        if finished:
-            self.table.claim(lambda state: regie_claim(state, finished, self.name))
+            if finished:
+                self.table.claim(lambda state: regie_claim(state, finished, self.name))
 
-    def flush(self) -> None:
-        """The frame is still: the move gathered so far is complete."""
+    def flush(self, quiet_for: float = 0.0) -> None:
+        """The frame is still (nothing seen for ``quiet_for`` seconds): the move
+        gathered so far is complete."""
         with self.gathering:
-            finished = self.gather.flush()
-        if finished:
-            self.table.claim(lambda state: regie_claim(state, finished, self.name))
+            if self.gather.pending and self.clock() - self.last_sighting >= quiet_for:
+                finished = self.gather.flush()
+                if finished:
+                    self.table.claim(lambda state: regie_claim(state, finished, self.name))
 
     def _settle(self) -> None:
         while not self.stop.wait(0.1):
-            with self.gathering:
-                quiet = self.gather.pending and self.clock() - self.last_sighting >= self.settle
-            if quiet:
-                self.flush()
+            try:
+                self.flush(quiet_for=self.settle)
+            except Exception as error:
+                log.exception("table %s: a settled move was not taken", self.table.config.id)
+                self.state.update(problem=f"a move was not taken: {error}")

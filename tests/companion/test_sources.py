@@ -102,3 +102,23 @@ def test_a_device_the_game_does_not_have_is_refused(tmp_path, stop):
     table = Table(TableConfig("g", "gimmel", ("a", "b"), "1"), Journal(tmp_path / "j.sqlite"))
     with pytest.raises(ValueError, match="gimmel has no device 'die'"):
         DeviceSource(table, "die", "/dev/null", stop=stop)
+
+
+def test_the_die_outlives_a_table_that_changed_its_game(tmp_path, stop):
+    table = Table(TableConfig("u", "uraeus", ("Ada", "Ben"), "1"), Journal(tmp_path / "j.sqlite"))
+    die = DieEmulator(random.Random(2), serial="D2", clock=time.monotonic, link=tmp_path / "die")
+    die.script = ["4", "3"]
+    lock = running(die, stop)
+    DeviceSource(table, "die", str(tmp_path / "die"), stop=stop).start()
+    wait_until(lambda: table.summary()["sources"]["die"]["up"])
+    table.new_game(game="gimmel")  # a tablet starts Gimmel at the die's table
+    with lock:
+        die.act()  # the die is thrown anyway: it means nothing to Gimmel
+    wait_until(lambda: die.rolls == 1)
+    time.sleep(0.3)
+    assert table.journal.moves(table.game_id) == []
+    table.new_game(game="uraeus")
+    with lock:
+        die.act()
+    wait_until(lambda: table.journal.moves(table.game_id) == [{"type": "roll", "face": 3}])
+    assert table.summary()["sources"]["die"]["problem"] is None
