@@ -318,17 +318,24 @@ class Game(Generic[S, M, K]):
         """
         raise NotImplementedError
 
-    def describe(self, state: S, move: M) -> str:
-        """A short English sentence for a legal move, for people."""
+    def describe(self, state: S, move: M, lang: str = "en") -> str:
+        """A short sentence for a legal move, for people, in ``lang``: ``"en"`` (English,
+        the default, which logs and ``companion simulate --show`` print) or ``"de"``
+        (German, in the rulebooks' words; the same facts and numbers as the English).
+        Any other ``lang`` raises ``ValueError`` naming it."""
         raise NotImplementedError
 
     def diagram(self, state: S) -> str:
         """A plain-text picture of the state, for terminals and logs."""
         raise NotImplementedError
 
-    def chance_name(self, state: S) -> str:
-        """What chance decides next, in words ("the colour lot", "a die roll")."""
-        return "chance"
+    def chance_name(self, state: S, lang: str = "en") -> str:
+        """What chance decides next, in words ("the colour lot", "a die roll"), in
+        ``lang`` as for :meth:`describe`: ``"en"`` or ``"de"``; any other ``lang`` raises
+        ``ValueError`` naming it."""
+        if lang not in ("en", "de"):
+            raise ValueError(f"unknown lang {lang!r}: the rules speak 'en' and 'de'")
+        return "chance" if lang == "en" else "der Zufall"
 
     def where(self, state: S) -> str:
         """A short description of the position, for error messages."""

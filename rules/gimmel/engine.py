@@ -101,8 +101,8 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
     def seats(self, state: GimmelState) -> int:
         return 2
 
-    def chance_name(self, state: GimmelState) -> str:
-        return "the colour lot"
+    def chance_name(self, state: GimmelState, lang: str = "en") -> str:
+        return "die Auslosung der Farben" if _german(lang) else "the colour lot"
 
     def chance_outcomes(self, state: GimmelState) -> tuple[tuple[DrawLots, Fraction], ...]:
         if self.to_act(state) is not CHANCE:
@@ -280,23 +280,38 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
             return ("leap", "capture") if captures else ("leap",)
         return (move_to_json(move)["type"],)
 
-    def describe(self, state: GimmelState, move: GimmelMove) -> str:
+    def describe(self, state: GimmelState, move: GimmelMove, lang: str = "en") -> str:
+        """The move in words, English or German (the rulebook's setzen, schlagen, Käfer,
+        Katzengöttin, Falke, Weiß and Schwarz; "springt" for a leap)."""
+        de = _german(lang)
         if isinstance(move, DrawLots):
+            if de:
+                return f"Das Los teilt Platz {move.white} Weiß zu."
             return f"The lot gives White to seat {move.white}."
-        who = _seat(state, move.player)
+        who = _seat(state, move.player, de)
         if isinstance(move, Place):
+            if de:
+                return f"{who} setzt {_KIND_DE[move.kind][0]} auf {move.to}."
             return f"{who} places a {move.kind.value} on {move.to}."
         if isinstance(move, Leap):
-            kind = state.board[state.grid.index(move.src)].kind.value
+            kind = state.board[state.grid.index(move.src)].kind
             target = state.board[state.grid.index(move.dst)]
+            if de:
+                leap = f"{who} springt mit {_KIND_DE[kind][1]} von {move.src} nach {move.dst}"
+                if target is not None:
+                    caught = _name_de(state, target)
+                    return f"{leap} und schlägt {caught} (+{VALUE[target.kind]})."
+                return f"{leap}."
             if target is not None:
                 return (
-                    f"{who}'s {kind} leaps {move.src}-{move.dst} and captures the "
+                    f"{who}'s {kind.value} leaps {move.src}-{move.dst} and captures the "
                     f"{_name(state, target)} (+{VALUE[target.kind]})."
                 )
-            return f"{who}'s {kind} leaps {move.src}-{move.dst}."
+            return f"{who}'s {kind.value} leaps {move.src}-{move.dst}."
         if isinstance(move, ClaimDraw):
-            return f"{who} claims the draw."
+            return f"{who} beansprucht das Unentschieden." if de else f"{who} claims the draw."
+        if de:
+            return f"{who} kann weder setzen noch springen und passt."
         return f"{who} cannot place or leap and passes."
 
     def diagram(self, state: GimmelState) -> str:
@@ -382,8 +397,10 @@ def _draw_condition(state: GimmelState) -> bool:
     return min(a, b) >= t.draw_minimum and abs(a - b) <= t.draw_margin
 
 
-def _seat(state: GimmelState, seat: int) -> str:
+def _seat(state: GimmelState, seat: int, de: bool = False) -> str:
     colour = state.colour(seat)
+    if de:
+        return f"Platz {seat}" if colour is None else f"{_COLOUR_DE[colour]} (Platz {seat})"
     return f"seat {seat}" if colour is None else f"{colour.capitalize()} (seat {seat})"
 
 
@@ -394,6 +411,32 @@ def _scores(state: GimmelState) -> str:
 def _name(state: GimmelState, piece: Piece) -> str:
     colour = state.colour(piece.owner) or f"seat {piece.owner}'s"
     return f"{colour} {piece.kind.value}"
+
+
+#: German words: each colour as a player's name and as an adjective's stem; each kind
+#: as in "setzt einen Käfer", "mit dem Käfer", "schlägt den Käfer" and "den weißen Käfer".
+_COLOUR_DE = {"white": "Weiß", "black": "Schwarz"}
+_ADJECTIVE_DE = {"white": "weiß", "black": "schwarz"}
+_KIND_DE = {
+    Kind.BEETLE: ("einen Käfer", "dem Käfer", "den Käfer", "den {}en Käfer"),
+    Kind.CAT: ("eine Katzengöttin", "der Katzengöttin", "die Katzengöttin", "die {}e Katzengöttin"),
+    Kind.FALCON: ("einen Falken", "dem Falken", "den Falken", "den {}en Falken"),
+}
+
+
+def _name_de(state: GimmelState, piece: Piece) -> str:
+    """A piece in the accusative: "den schwarzen Falken", "den Falken von Platz 1"."""
+    colour = state.colour(piece.owner)
+    if colour is None:
+        return f"{_KIND_DE[piece.kind][2]} von Platz {piece.owner}"
+    return _KIND_DE[piece.kind][3].format(_ADJECTIVE_DE[colour])
+
+
+def _german(lang: str) -> bool:
+    """Whether ``lang`` is German; ``ValueError`` naming it unless it is "en" or "de"."""
+    if lang not in ("en", "de"):
+        raise ValueError(f"unknown lang {lang!r}: the rules speak 'en' and 'de'")
+    return lang == "de"
 
 
 GIMMEL = Gimmel()

@@ -119,8 +119,8 @@ class Regie(Game[RegieState, RegieMove, RegieKit]):
     def _finished(self, state: RegieState) -> bool:
         return any(state.through(seat) == state.kit.chips_per_player for seat in (0, 1))
 
-    def chance_name(self, state: RegieState) -> str:
-        return "the choice of who begins"
+    def chance_name(self, state: RegieState, lang: str = "en") -> str:
+        return "die Festlegung, wer beginnt" if _german(lang) else "the choice of who begins"
 
     def chance_outcomes(self, state: RegieState) -> tuple[tuple[Start, Fraction], ...]:
         if self.to_act(state) is not CHANCE:
@@ -425,18 +425,32 @@ class Regie(Game[RegieState, RegieMove, RegieKit]):
         result = self._result(state, move)
         return () if isinstance(result, Violation) else result.events
 
-    def describe(self, state: RegieState, move: RegieMove) -> str:
+    def describe(self, state: RegieState, move: RegieMove, lang: str = "en") -> str:
+        """The move in words, English or German (the rulebook's Chip, Ebene, Wertungsbox,
+        Tisch, "setzt aus"; a compartment of the box is a "Fach")."""
+        de = _german(lang)
         if isinstance(move, Start):
+            if de:
+                return f"{_COLOUR_DE[COLOURS[move.first]]} beginnt."
             return f"{COLOURS[move.first].capitalize()} begins."
-        who = COLOURS[move.player].capitalize()
+        who = _COLOUR_DE[COLOURS[move.player]] if de else COLOURS[move.player].capitalize()
         if isinstance(move, MoveBox):
+            if de:
+                box = f"von Position {state.box} in Position {move.to}"
+                return f"{who} schiebt die Wertungsbox {box}."
             return f"{who} moves the box from position {state.box} to {move.to}."
         result = self._result(state, move)
         if isinstance(move, Insert):
-            text = f"{who} puts a chip in at column {move.column}"
+            if de:
+                text = f"{who} setzt einen Chip in Spalte {move.column} ein"
+            else:
+                text = f"{who} puts a chip in at column {move.column}"
         else:
             side = "right" if move.direction > 0 else "left"
-            text = f"{who} slides level {move.level} {side}"
+            if de:
+                text = f"{who} schiebt Ebene {move.level} nach {_SIDE_DE[side]}"
+            else:
+                text = f"{who} slides level {move.level} {side}"
         if isinstance(result, Violation):
             return f"{text}."
         after = result.state
@@ -444,12 +458,21 @@ class Regie(Game[RegieState, RegieMove, RegieKit]):
         parts = []
         for chip in new:
             colour = COLOURS[chip.owner]
-            if chip.kind == "box":
+            if de:
+                chip_de = f"ein {_ADJECTIVE_DE[colour]}er Chip fällt"
+                if chip.kind == "box":
+                    parts.append(f"{chip_de} in Fach {chip.column} (+{chip.value})")
+                else:
+                    parts.append(f"{chip_de} {_SIDE_DE[chip.side]} auf den Tisch")
+            elif chip.kind == "box":
                 parts.append(f"{colour} into compartment {chip.column} (+{chip.value})")
             else:
                 parts.append(f"{colour} onto the table on the {chip.side}")
         if "fall-through" in result.events:
-            parts.append("the chip falls through: the next turn is missed")
+            if de:
+                parts.append(f"der Chip fällt durch, und {who} setzt im nächsten Durchgang aus")
+            else:
+                parts.append("the chip falls through: the next turn is missed")
         return text + (": " + "; ".join(parts) if parts else "") + "."
 
     def diagram(self, state: RegieState) -> str:
@@ -518,6 +541,19 @@ class Regie(Game[RegieState, RegieMove, RegieKit]):
         if roll < 0.85:
             return Slide(player, rng.randrange(0, LEVELS + 2), rng.choice((-1, 1)), seen)
         return MoveBox(player, rng.randrange(0, BOX_POSITIONS + 2))
+
+
+#: German words: the colours as players' names and as adjectives' stems; the sides.
+_COLOUR_DE = {"red": "Rot", "blue": "Blau"}
+_ADJECTIVE_DE = {"red": "rot", "blue": "blau"}
+_SIDE_DE = {"left": "links", "right": "rechts"}
+
+
+def _german(lang: str) -> bool:
+    """Whether ``lang`` is German; ``ValueError`` naming it unless it is "en" or "de"."""
+    if lang not in ("en", "de"):
+        raise ValueError(f"unknown lang {lang!r}: the rules speak 'en' and 'de'")
+    return lang == "de"
 
 
 REGIE = Regie()

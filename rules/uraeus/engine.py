@@ -16,11 +16,10 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from rules.core import CHANCE, Game, Outcome, View, Violation
-from rules.uraeus import notation
+from rules.uraeus import notation, words
 from rules.uraeus.kit import UraeusKit, kit_from_json
 from rules.uraeus.model import (
     DIE_FACES,
-    FACING_NAMES,
     TAIL,
     Advance,
     Pass,
@@ -104,10 +103,8 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
             return CHANCE
         return state.turn
 
-    def chance_name(self, state: UraeusState) -> str:
-        if state.contenders:
-            return f"the roll-off die of seat {state.contenders[len(state.rolloff)]}"
-        return f"the die of seat {state.turn}"
+    def chance_name(self, state: UraeusState, lang: str = "en") -> str:
+        return words.chance_name(state, lang)
 
     def chance_outcomes(self, state: UraeusState) -> tuple[tuple[Roll, Fraction], ...]:
         if self.to_act(state) is not CHANCE:
@@ -383,24 +380,13 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
     def situations(self, state: UraeusState, move: UraeusMove) -> tuple[str, ...]:
         return self._result(state, move).events
 
-    def describe(self, state: UraeusState, move: UraeusMove) -> str:
-        if isinstance(move, Roll):
-            return f"{self.chance_name(state).capitalize()} shows {move.face}."
-        who = f"{state.colour(move.player).capitalize()} (seat {move.player})"
-        if isinstance(move, Pass):
-            return f"{who} cannot move with the {state.roll} and passes."
-        if isinstance(move, Return):
-            field = state.pending.field
-            if move.engage:
-                return f"{who}'s captured piece, set back on {field}, takes on the piece there."
-            return f"{who}'s captured piece, set back on {field}, leaves the piece there alone."
-        result = self._result(state, move)
-        src = "a new piece" if move.src is None else f"the piece on {move.src}"
-        turn = "" if move.turn is None else f", turning at step {move.turn}"
-        where = _where_to(state, result.state, move)
-        extra = [e for e in result.events if e in _WORDS]
-        said = "".join(f"; {_WORDS[e]}" for e in extra)
-        return f"{who} moves {src} by {state.roll}{turn}: {where}{said}."
+    def describe(self, state: UraeusState, move: UraeusMove, lang: str = "en") -> str:
+        """The move in words (``rules/uraeus/words.py``), English or German."""
+        words.german(lang)  # an unknown lang is refused before any work
+        if isinstance(move, Advance):
+            result = self._result(state, move)
+            return words.describe(state, move, result.state, result.events, lang)
+        return words.describe(state, move, None, (), lang)
 
     def diagram(self, state: UraeusState) -> str:
         lines = []
@@ -492,31 +478,6 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
         if roll < 0.92:
             return Pass(player)
         return Return(player, rng.random() < 0.5)
-
-
-_WORDS = {
-    "capture": "captures",
-    "capture-chain": "the returned piece captures in turn",
-    "double": "makes a double",
-    "stay": "keeps its double by staying",
-    "reoccupy": "keeps its double by re-occupying",
-    "drive": "driven back",
-    "drive-past-head": "driven back to the head field",
-    "home": "reaches the tail field",
-}
-
-
-def _where_to(before: UraeusState, after: UraeusState, move: Advance) -> str:
-    if after.home[move.player] > before.home[move.player]:
-        return f"home on the tail field {before.kit.tail}"
-    if move.src is not None and after.border[move.player] > before.border[move.player]:
-        return "off the track, back to the border"
-    # The moved piece is the one of this player's that is new or changed.
-    for field, stones in enumerate(after.track):
-        if stones != before.track[field] and any(s.owner == move.player for s in stones):
-            top = [s for s in stones if s.owner == move.player][-1]
-            return f"to field {field}, facing the {FACING_NAMES[top.facing]}"
-    return "to the head field 0"
 
 
 def _next_seat(turn: int, players: int, finished: tuple[int, ...]) -> int:
