@@ -22,7 +22,7 @@ from __future__ import annotations
 import hmac
 import json
 import re
-from collections import defaultdict, deque
+from collections import deque
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
@@ -166,15 +166,14 @@ def taps(table_id: str):
     given = body.get("taps")
     if not isinstance(given, list) or not all(isinstance(t, str) for t in given):
         abort(400, description='expected {"taps": [place ids]}')
-    with found.lock:
+    with found.lock:  # the move is judged at the state it was composed from
         try:
             move = panel_for(found.game.name).compose(found.state, tuple(given))
         except TapError as error:
             abort(400, description=str(error))
         if move is None:
             return jsonify(complete=False, seq=found.seq)
-        document = found.game.move_to_json(move)
-    return play_answer(found, document, body.get("seq"))
+        return play_answer(found, found.game.move_to_json(move), body.get("seq"))
 
 
 def play_answer(found: Table, document: Any, expected: Any):
@@ -234,6 +233,8 @@ def kit_correction(table_id: str):
         path = found.save_kit_correction(body.get("seq"))
     except (IllegalUndo, Stale) as error:
         abort(409, description=str(error))
+    except OSError as error:
+        abort(503, description=f"the kit file could not be written: {error.strerror}")
     return jsonify(saved=path, seq=found.seq, table=found.summary())
 
 
@@ -296,19 +297,31 @@ def change_body(found: Table) -> dict[str, Any]:
     body = body if body is not None else {}
     if not isinstance(body, dict):
         abort(400, description="expected a JSON object")
+    seq = body.get("seq")
+    if seq is not None and (type(seq) is not int or seq < 0):
+        abort(400, description=f"seq must be a sequence number, got {json.dumps(seq)[:40]}")
     return body
 
 
 def check_pin(found: Table) -> None:
-    failures = current_app.extensions.setdefault("pin_failures", defaultdict(deque))
+    failures: dict[tuple, deque] = current_app.extensions.setdefault("pin_failures", {})
     key = (found.config.id, request.remote_addr)
     now = service().clock()
-    recent = failures[key]
-    while recent and now - recent[0] > FAILURE_WINDOW:
-        recent.popleft()
-    if len(recent) >= MAX_FAILURES:
-        abort(429, description="too many wrong PINs: wait a minute")
     given = request.headers.get("X-Table-PIN", "")
-    if not hmac.compare_digest(given.encode(), found.config.pin.encode()):
+    right = hmac.compare_digest(given.encode(), found.config.pin.encode())
+    with service().pin_lock:  # requests run in threads: count each wrong PIN once
+        recent = failures.get(key, deque())
+        while recent and now - recent[0] > FAILURE_WINDOW:
+            recent.popleft()
+        if len(recent) >= MAX_FAILURES:
+            abort(429, description="too many wrong PINs: wait a minute")
+        if right:
+            if not recent:
+                failures.pop(key, None)
+            return
         recent.append(now)
-        abort(401, description="this change needs the table's PIN (header X-Table-PIN)")
+        failures[key] = recent
+        if len(failures) > 1000:  # many clients failed once: forget the ones long gone
+            for old in [k for k, v in failures.items() if now - v[-1] > FAILURE_WINDOW]:
+                del failures[old]
+    abort(401, description="this change needs the table's PIN (header X-Table-PIN)")

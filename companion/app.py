@@ -24,6 +24,7 @@ class Service:
         self.clock = clock
         self.changed = threading.Condition()
         self.streams = threading.BoundedSemaphore(max_streams)
+        self.pin_lock = threading.Lock()
         for table in tables:
             table.on_change = self.notify
 

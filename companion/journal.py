@@ -223,6 +223,10 @@ class Journal:
                 moves.append(game.move_from_json(entry.get("data")))
             elif entry["kind"] == "undo" and moves:
                 moves.pop()
+        if players and len(players) != game.seats(state):
+            raise JournalError(
+                f"players: {len(players)} names for a game of {game.seats(state)} seats"
+            )
         check = state
         for move in moves:
             check = game.play(check, move)  # IllegalMove names the first bad one

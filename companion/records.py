@@ -1,8 +1,9 @@
 """``companion journal``: a journal's games listed, exported as JSON records in the
 notation, imported to replay, and backed up while the service runs.
 
-Export and backup only read, so they may run beside a serving companion (SQLite's
-write-ahead log lets them); import writes a game, so it takes the instance folder's
+Listing, export and backup change no game, so they may run beside a serving companion
+(SQLite's write-ahead log lets them; opening the journal brings an old schema up to date,
+which the serving companion has done already); import writes a game, so it takes the instance folder's
 lock and is refused while a companion serves from it (that server would never see it).
 """
 

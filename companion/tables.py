@@ -7,6 +7,7 @@ which journal them before they count.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import tomllib
@@ -20,7 +21,7 @@ from companion.tracker import COMPANION_RULES, Claim, Verdict, explain, forced_m
 from rules import GAMES, IllegalMove, RulesError, View, game_of, get_game, parse_state
 from rules.catalogue import UnknownRule
 from rules.catalogue import explain as rule_entry
-from rules.kits import kit_toml, load_kit
+from rules.kits import default_kit_path, kit_toml, load_kit
 
 
 class ConfigError(ValueError):
@@ -63,6 +64,11 @@ def read_config(path: str | Path) -> list[TableConfig]:
         for key in ("id", "game", "pin"):
             if not isinstance(raw.get(key), str) or not raw[key]:
                 raise ConfigError(f"{where}.{key}: expected text")
+        if not TABLE_ID.fullmatch(raw["id"]):
+            raise ConfigError(
+                f"{where}.id: {raw['id']!r} is not a table id (letters, digits, - and _, "
+                "up to 40, as it goes into addresses and file names)"
+            )
         if raw["game"] not in GAMES:
             raise ConfigError(f"{where}.game: unknown game {raw['game']!r}")
         players = raw.get("players")
@@ -98,6 +104,7 @@ def read_config(path: str | Path) -> list[TableConfig]:
 
 
 KIT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 
 
 def game_listing() -> dict[str, Any]:
@@ -345,18 +352,25 @@ class Table:
         position: Any = None,
         expected: int | None = None,
     ) -> int:
-        """Start the next game at this table (the finished one stays on record): the
-        same game and players by default, or the ones chosen on a tablet; ``position``,
-        a state in the notation, joins a game already in progress."""
+        """Start the next game at this table (the finished one stays on record). What is
+        not chosen stays as it was: the same game, players and options; the kit is the
+        table's own corrected one if play has corrected it, else the current game's.
+        ``kit`` is a kit file's path; ``position``, a state in the notation, joins a
+        game already in progress."""
         with self.lock:
             self._check_seq(expected)
             engine = get_game(game or self.game.name)
+            same = engine is self.game
             players = tuple(players) if players is not None else self.players
             if position is not None:
                 state = parse_position(engine, position)
             else:
-                kit_path = kit if kit is not None else self._configured_kit(engine.name)
-                state = self._fresh_state(engine, options, kit_path, len(players))
+                if options is None and same:
+                    options = dict(self.state.options)
+                loaded = None
+                if kit is None and same and self._own_kit(engine.name) is None:
+                    loaded = self.state.kit
+                state = self._fresh_state(engine, options, kit, len(players), loaded)
             if engine.seats(state) != len(players):
                 raise ConfigError(
                     f"{engine.title} at this table has {engine.seats(state)} seats, "
@@ -373,22 +387,27 @@ class Table:
         """The kits a game can start with at this table, by name: the shipped one
         (``default``), the configured one (``configured``), and the kit files of the
         instance folder's ``kits/GAME/`` (a user's own copy, a corrected one)."""
-        kits: dict[str, str | None] = {"default": None}
+        kits: dict[str, str | None] = {"default": str(default_kit_path(game))}
         if game == self.config.game and self.config.kit:
             kits["configured"] = self.config.kit
         folder = self.journal.path.parent / "kits" / game
         if folder.is_dir():
             for path in sorted(folder.glob("*.toml")):
-                if KIT_NAME.fullmatch(path.stem):
+                if KIT_NAME.fullmatch(path.stem) and path.stem not in ("default", "configured"):
                     kits[path.stem] = str(path)
         return kits
 
-    def _configured_kit(self, game: str) -> str | None:
-        """The kit a new game starts with unless one is chosen: the table's own corrected
-        kit when play has corrected one, else the configured one, else the shipped one."""
+    def _own_kit(self, game: str) -> str | None:
+        """The table's own kit file for ``game``, written when play corrected a kit."""
         own = self.journal.path.parent / "kits" / game / f"{self.config.id}.toml"
-        if own.is_file():
-            return str(own)
+        return str(own) if own.is_file() else None
+
+    def _configured_kit(self, game: str) -> str | None:
+        """The kit a game starts with when none is chosen nor carried on: the table's own
+        corrected kit, else the configured one, else (``None``) the shipped one."""
+        own = self._own_kit(game)
+        if own is not None:
+            return own
         return self.config.kit if game == self.config.game else None
 
     def kit_correction(self) -> dict[str, Any] | None:
@@ -399,7 +418,21 @@ class Table:
             return None
         before = self.game.kit_to_json(self.state.kit)
         after = self.game.kit_to_json(corrected)
-        return {"kit": before.get("name"), "fields": differences(before, after)}
+        # Already kept: the table's own kit file says what play has shown (its name aside).
+        own = self._own_kit(self.game.name)
+        kept = own is not None and {
+            **self.game.kit_to_json(load_kit(self.game.name, own)),
+            "name": None,
+        } == {**after, "name": None}
+        return {"kit": before.get("name"), "fields": differences(before, after), "saved": kept}
+
+    def _kit_json(self, path: str) -> dict[str, Any]:
+        """A kit file's JSON form, read again only when the file changes (every live
+        stream asks for the summary at every change)."""
+        stamp = (path, Path(path).stat().st_mtime_ns)
+        if getattr(self, "_kit_cache", (None,))[0] != stamp:
+            self._kit_cache = (stamp, self.game.kit_to_json(load_kit(self.game.name, path)))
+        return self._kit_cache[1]
 
     def save_kit_correction(self, expected: int | None = None) -> str:
         """Write the corrected kit as this table's own kit file (``kits/GAME/ID.toml`` in
@@ -420,11 +453,15 @@ class Table:
                         f"  {f['field']}: {f['kit']!r} in the kit, {f['seen']!r} seen"
                         for f in fields))  # fmt: skip
             temporary = path.with_suffix(".toml.new")
-            temporary.write_text(kit_toml(data, note), encoding="utf-8")
+            with temporary.open("w", encoding="utf-8") as out:
+                out.write(kit_toml(data, note))
+                out.flush()
+                os.fsync(out.fileno())  # on disk before the journal says it is there
             temporary.replace(path)  # whole or not at all
-            self._record("note", {"event": "kit corrected", "file": str(path), "fields": fields})
+            name = str(path.relative_to(self.journal.path.parent))
+            self._record("note", {"event": "kit corrected", "file": name, "fields": fields})
         self.on_change()
-        return str(path)
+        return name
 
     def _fresh_state(
         self,
@@ -432,11 +469,13 @@ class Table:
         options: dict[str, Any] | None = None,
         kit: str | None = None,
         players: int | None = None,
+        loaded: Any = None,
     ) -> Any:
         same = game.name == self.config.game
         try:
-            path = kit if kit is not None else self._configured_kit(game.name)
-            loaded = load_kit(game.name, path)
+            if loaded is None:
+                path = kit if kit is not None else self._configured_kit(game.name)
+                loaded = load_kit(game.name, path)
             chosen = options if options is not None else (self.config.options if same else {})
             count = players if players is not None else len(self.config.players)
             return game.new(count, chosen, loaded, View.TABLE)
@@ -474,8 +513,8 @@ class Table:
             }
 
     def detail(self) -> dict[str, Any]:
-        summary = self.summary()
-        with self.lock:
+        with self.lock:  # the summary and the state of one moment
+            summary = self.summary()
             summary["state"] = self.game.state_to_json(self.state)
             summary["legal_moves"] = [
                 self.game.move_to_json(m) for m in self.game.legal_moves(self.state)

@@ -157,6 +157,7 @@
     const list = $("correction-fields");
     list.textContent = "";
     if (!correction) { return; }
+    $("keep-correction").hidden = correction.saved;
     correction.fields.forEach(function (field) {
       const item = document.createElement("li");
       item.textContent = field.field + ": " + JSON.stringify(field.kit) + " " + t("inKit") +

@@ -160,6 +160,9 @@ def test_the_configuration_names_what_is_wrong(tmp_path):
     path.write_text(base + 'game = "gimmel"\ndevices = { die = "/dev/ttyACM0" }\n')
     with pytest.raises(ConfigError, match=r"devices\.die: gimmel has no device 'die' .*none"):
         read_config(path)
+    path.write_text(base.replace('"t"', '"../x"') + 'game = "regie"\n')
+    with pytest.raises(ConfigError, match=r"tables\[0\]\.id: '\.\./x' is not a table id"):
+        read_config(path)
     path.write_text(base + 'game = "regie"\ndevices = { sensors = 7 }\n')
     with pytest.raises(ConfigError, match=r"devices\.sensors: expected a path or usb"):
         read_config(path)
@@ -270,7 +273,7 @@ def post(client, path, body=None):
 
 
 def test_every_change_endpoint_needs_the_pin(client):
-    for path in ("moves", "taps", "undo", "end-turn", "dismiss", "games"):
+    for path in ("moves", "taps", "undo", "end-turn", "dismiss", "games", "kit-correction"):
         # From its own client address each, so that the rate limit does not answer first.
         response = client.post(f"/api/tables/gimmel-1/{path}", json={},
                                environ_base={"REMOTE_ADDR": f"10.0.0.{len(path)}"})  # fmt: skip
@@ -331,18 +334,32 @@ def test_a_flag_is_dismissed_and_a_turn_ended_from_the_tablet(client):
     assert kinds == ["move", "flag", "override", "move", "input"]
 
 
+def test_a_seq_that_is_no_sequence_number_is_refused(client):
+    for seq in (True, -1, "3", 1.5):
+        answer = post(client, "/api/tables/gimmel-1/undo", {"seq": seq})
+        assert (
+            answer.status_code == 400
+            and "seq must be a sequence number" in answer.get_json()["error"]
+        )
+
+
 def test_a_tablet_starts_another_game_with_its_players_and_options(client):
     games = client.get("/api/games").get_json()["games"]
     assert games["regie"]["kits"]["gimmel-1"] == ["default"]
     assert "fall_through" in games["regie"]["options"]
     started = post(client, "/api/tables/gimmel-1/games", {
         "game": "regie", "players": ["Red ", "Blue"],
-        "options": {"fall_through": "forbidden"}, "kit": "default"})  # fmt: skip
+        "options": {"fall_through": "penalty"}, "kit": "default"})  # fmt: skip
     assert started.status_code == 200
     table = started.get_json()["table"]
     assert table["game"] == "regie" and table["players"] == ["Red", "Blue"]
     state = client.get("/api/tables/gimmel-1/state").get_json()["state"]
-    assert state["options"]["fall_through"] == "forbidden"
+    assert state["options"]["fall_through"] == "penalty"  # not the default: chosen
+    # The next game keeps what is not chosen again: the game, players and options.
+    again = post(client, "/api/tables/gimmel-1/games", {"players": ["Ann", "Bo"]}).get_json()
+    assert again["table"]["game"] == "regie" and again["table"]["players"] == ["Ann", "Bo"]
+    state = client.get("/api/tables/gimmel-1/state").get_json()["state"]
+    assert state["options"]["fall_through"] == "penalty"
     for body, status, words in [
         ({"game": "chess"}, 400, "unknown game 'chess'"),
         ({"game": ["regie"]}, 400, "unknown game"),
@@ -401,10 +418,16 @@ def test_the_sensors_win_over_the_kit_and_the_tablet_keeps_the_correction(tmp_pa
     ]
     # Centred, level 2's cell 2 is under frame column 0 (two cells lie outside the frame).
     assert changed == [2] and field["seen"][2] == "o"
+    assert offer["saved"] is False
     saved = post(client, "/api/tables/r/kit-correction")
-    assert saved.status_code == 200 and saved.get_json()["saved"].endswith("kits/regie/r.toml")
+    assert saved.status_code == 200 and saved.get_json()["saved"] == "kits/regie/r.toml"
+    assert saved.get_json()["table"]["kit_correction"]["saved"] is True
     assert "r" in client.get("/api/games").get_json()["games"]["regie"]["kits"]["r"]
     post(client, "/api/tables/r/games", {})
     state = client.get("/api/tables/r/state").get_json()["state"]
     assert state["kit"]["levels"][1]["cells"] == offer["fields"][0]["seen"]
     assert client.get("/api/tables").get_json()["tables"][0]["kit_correction"] is None
+    # The shipped kit stays a choice by name.
+    post(client, "/api/tables/r/games", {"kit": "default"})
+    state = client.get("/api/tables/r/state").get_json()["state"]
+    assert state["kit"]["levels"][1]["cells"] == offer["fields"][0]["kit"]

@@ -198,6 +198,10 @@ def test_a_bad_record_is_refused_whole_and_writes_nothing(tmp_path):
         journal.import_record("copy", record)
     assert journal.games() == games_before and journal.last_seq() == seq_before
     record = journal.export(game_id)
+    record["players"] = ["Only one"]
+    with pytest.raises(JournalError, match="players: 1 names for a game of 3 seats"):
+        journal.import_record("copy", record)
+    record = journal.export(game_id)
     record["game"] = "gimmel"
     with pytest.raises(JournalError, match="the record says 'gimmel' but holds uraeus"):
         journal.import_record("copy", record)
