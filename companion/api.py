@@ -148,10 +148,10 @@ def panel(table_id: str):
     with found.lock:
         game, state = found.game, found.state
         drawer = panel_for(game.name)
-        moves = [{"move": game.move_to_json(m), "words": game.describe(state, m),
+        moves = [{"move": game.move_to_json(m), "words": game.describe(state, m, lang),
                   "taps": list(drawer.taps(state, m))}
                  for m in game.legal_moves(state)]  # fmt: skip
-        chance = [{"move": game.move_to_json(m), "words": game.describe(state, m)}
+        chance = [{"move": game.move_to_json(m), "words": game.describe(state, m, lang)}
                   for m, _ in game.chance_outcomes(state)]  # fmt: skip
         return jsonify(svg=drawer.svg(state, lang=lang), moves=moves, chance=chance,
                        seq=found.seq)  # fmt: skip

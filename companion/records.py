@@ -3,8 +3,9 @@ notation, imported to replay, and backed up while the service runs.
 
 Listing, export and backup change no game, so they may run beside a serving companion
 (SQLite's write-ahead log lets them; opening the journal brings an old schema up to date,
-which the serving companion has done already); import writes a game, so it takes the instance folder's
-lock and is refused while a companion serves from it (that server would never see it).
+which the serving companion has done already); import writes a game, so it takes the
+instance folder's lock and is refused while a companion serves from it (that server
+would never see it).
 """
 
 from __future__ import annotations

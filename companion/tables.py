@@ -211,7 +211,7 @@ class Table:
                 elif data.get("event") == "end turn":
                     self.turn, self.turn_seat = [], None
         self.state = state
-        self.last = game.describe(*history[-1]) if history else None
+        self.last = words_of(game, *history[-1]) if history else None
 
     def _open_turn(self, seat: int | None, before: Any) -> None:
         """A move by ``seat`` from ``before``: the turn it belongs to stays open for a
@@ -278,7 +278,7 @@ class Table:
     def _accept(self, move: Any) -> None:
         """Journal and apply a legal move; the turn it belongs to stays open for a
         take-back until the next seat (or chance) acts or a player ends it."""
-        words = self.game.describe(self.state, move)
+        words = words_of(self.game, self.state, move)
         after = self.game.play(self.state, move)
         self._record("move", self.game.move_to_json(move))
         self._open_turn(mover(self.game, self.state, move), self.state)
@@ -288,7 +288,8 @@ class Table:
         self.seq = self.journal.append(self.game_id, kind, data)
 
     def _choice(self, move: Any) -> dict[str, Any]:
-        return {"move": self.game.move_to_json(move), "words": self.game.describe(self.state, move)}
+        words = words_of(self.game, self.state, move)
+        return {"move": self.game.move_to_json(move), "words": words["en"], "words_de": words["de"]}
 
     # -- changes from a tablet ----------------------------------------------------------
 
@@ -504,7 +505,8 @@ class Table:
                 else (None if actor is None else "chance"),
                 "over": outcome is not None,
                 "outcome": None if outcome is None else outcome.to_json(),
-                "last_move": self.last,
+                "last_move": None if self.last is None else self.last["en"],
+                "last_move_de": None if self.last is None else self.last["de"],
                 "attention": self.attention,
                 "kit_correction": self.kit_correction(),
                 "turn_open": bool(self.turn),
@@ -524,14 +526,19 @@ class Table:
             ]
         return summary
 
-    def _last_move_words(self) -> str | None:
+    def _last_move_words(self) -> dict[str, str] | None:
         moves = self.journal.moves(self.game_id)
         if not moves:
             return None
         state = self.journal.initial(self.game_id)
         for document in moves[:-1]:
             state = self.game.play(state, self.game.move_from_json(document))
-        return self.game.describe(state, self.game.move_from_json(moves[-1]))
+        return words_of(self.game, state, self.game.move_from_json(moves[-1]))
+
+
+def words_of(game: Any, state: Any, move: Any) -> dict[str, str]:
+    """A move in words, in English and German."""
+    return {lang: game.describe(state, move, lang) for lang in ("en", "de")}
 
 
 def differences(before: Any, after: Any, path: str = "") -> list[dict[str, Any]]:

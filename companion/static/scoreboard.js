@@ -110,7 +110,8 @@
     } else {
       turn.textContent = summary.players[summary.to_act] + t("toAct");
     }
-    $("last").textContent = summary.last_move || t("noMove");
+    $("last").textContent = (lang === "de" ? summary.last_move_de : summary.last_move) ||
+      t("noMove");
     $("title").textContent = summary.title;
     showAttention(summary.attention);
     showCorrection(summary.kit_correction);
@@ -143,7 +144,8 @@
       $("attention-head").textContent = t("question");
       $("attention-words").textContent = "";
       attention.choices.forEach(function (choice) {
-        $("choices").appendChild(moveButton(choice));
+        const words = lang === "de" && choice.words_de ? choice.words_de : choice.words;
+        $("choices").appendChild(moveButton({ move: choice.move, words: words }));
       });
     } else {
       $("attention-icon").textContent = "\u2139\uFE0E";

@@ -431,3 +431,14 @@ def test_the_sensors_win_over_the_kit_and_the_tablet_keeps_the_correction(tmp_pa
     post(client, "/api/tables/r/games", {"kit": "default"})
     state = client.get("/api/tables/r/state").get_json()["state"]
     assert state["kit"]["levels"][1]["cells"] == offer["fields"][0]["kit"]
+
+
+def test_the_table_speaks_german_too(client):
+    post(client, "/api/tables/uraeus-1/moves", {"move": {"type": "roll", "face": 5}})
+    table = client.get("/api/tables").get_json()["tables"][0]
+    assert table["last_move"].startswith("The roll-off die") and "5" in table["last_move"]
+    assert "Würfel" in table["last_move_de"] and "5" in table["last_move_de"]
+    english = client.get("/api/tables/uraeus-1/panel").get_json()["chance"]
+    german = client.get("/api/tables/uraeus-1/panel?lang=de").get_json()["chance"]
+    assert [c["move"] for c in german] == [c["move"] for c in english]
+    assert all("Würfel" in c["words"] and "die" not in c["words"].split() for c in german)
