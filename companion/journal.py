@@ -215,21 +215,20 @@ class Journal:
         entries = record.get("entries", [])
         if not isinstance(entries, list):
             raise JournalError("entries: expected a list")
-        moves: list[Any] = []
-        for i, entry in enumerate(entries):
-            if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
-                raise JournalError(f"entries[{i}]: expected an entry with a known kind")
-            if entry["kind"] == "move":
-                moves.append(game.move_from_json(entry.get("data")))
-            elif entry["kind"] == "undo" and moves:
-                moves.pop()
         if players and len(players) != game.seats(state):
             raise JournalError(
                 f"players: {len(players)} names for a game of {game.seats(state)} seats"
             )
-        check = state
-        for move in moves:
-            check = game.play(check, move)  # IllegalMove names the first bad one
+        # Every move is checked where it was played, also those undone later.
+        states = [state]
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
+                raise JournalError(f"entries[{i}]: expected an entry with a known kind")
+            if entry["kind"] == "move":
+                move = game.move_from_json(entry.get("data"))
+                states.append(game.play(states[-1], move))  # IllegalMove names it
+            elif entry["kind"] == "undo" and len(states) > 1:
+                states.pop()
         with self.lock, self.db:
             self.db.execute("BEGIN")
             game_id = self.start_game(table, state, tuple(players))
@@ -240,12 +239,17 @@ class Journal:
     def backup(self, destination: str | Path) -> Path:
         """A consistent copy of the journal, taken while it is in use."""
         destination = Path(destination)
-        target = sqlite3.connect(destination)
+        if not destination.parent.is_dir():
+            raise JournalError(f"cannot back up to {destination}: no folder {destination.parent}")
         try:
-            with self.lock:
-                self.db.backup(target)
-        finally:
-            target.close()
+            target = sqlite3.connect(destination)
+            try:
+                with self.lock:
+                    self.db.backup(target)
+            finally:
+                target.close()
+        except sqlite3.Error as error:
+            raise JournalError(f"cannot back up to {destination}: {error}") from None
         return destination
 
     def close(self) -> None:

@@ -272,7 +272,9 @@ class Game(Generic[S, M, K]):
         # A chance move must be one of the listed outcomes, whatever the game checks.
         listed = {outcome for outcome, _ in self.chance_outcomes(state)} if move.chance else ()
         if broken is None and move.chance and move not in listed:
-            return Violation(self.chance_rule, f"not a possible {self.chance_name(state)}")
+            return Violation(
+                self.chance_rule, f"not a possible outcome of {self.chance_name(state)}"
+            )
         return broken
 
     def rule_violation(self, state: S, move: M) -> Violation | None:

@@ -13,7 +13,7 @@ import textwrap
 import pytest
 
 from companion.journal import SCHEMA_VERSION, Journal, JournalError
-from rules import IllegalMove, get_game, new_game
+from rules import CHANCE, IllegalMove, get_game, new_game
 from rules.notation import dumps
 from rules.playout import game_rng, random_playout
 
@@ -205,3 +205,22 @@ def test_a_bad_record_is_refused_whole_and_writes_nothing(tmp_path):
     record["game"] = "gimmel"
     with pytest.raises(JournalError, match="the record says 'gimmel' but holds uraeus"):
         journal.import_record("copy", record)
+
+
+def test_an_illegal_move_undone_later_in_a_record_is_still_refused(tmp_path):
+    initial, moves = played(10)
+    journal, game_id = recorded(tmp_path, initial, moves)
+    record = journal.export(game_id)
+    # A well-formed move the rules refuse after the fifth, then taken back: the record
+    # is still false, and it is refused whole.
+    state = initial
+    for move in moves[:5]:
+        state = URAEUS.play(state, move)
+    wrong = {"type": "pass", "player": 0} if URAEUS.to_act(state) is CHANCE else {
+        "type": "roll", "face": 3}  # fmt: skip
+    record["entries"].insert(5, {"at": 0.0, "kind": "move", "data": wrong})
+    record["entries"].insert(6, {"at": 0.0, "kind": "undo", "data": {}})
+    with pytest.raises(IllegalMove):
+        journal.import_record("copy", record)
+    with pytest.raises(JournalError, match="no folder"):
+        journal.backup(tmp_path / "missing" / "b.sqlite")
