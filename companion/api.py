@@ -248,6 +248,8 @@ def start_game(table_id: str):
     unknown = set(body) - {"game", "players", "options", "kit", "position", "seq"}
     if unknown:
         abort(400, description=f"unknown field {sorted(unknown)[0]!r}")
+    if "position" in body and not isinstance(body["position"], dict):
+        abort(400, description="position: expected a state in the notation (an object)")
     game = body.get("game", found.game.name)
     if not isinstance(game, str) or game not in GAMES:
         known = ", ".join(GAMES)

@@ -54,31 +54,49 @@ def serve(
         for table in tables:
             for name, device in table.config.devices.items():
                 DeviceSource(table, name, device, stop=stop).start()
-    # A server's default of four threads stalls the fifth live stream: size it, and cap
-    # the streams so that requests always find a thread.
-    threads = threads or SPARE_THREADS + STREAMS_PER_TABLE * len(tables)
+    threads = threads or threads_for(len(tables))
     service = Service(tables, time.time, max_streams=max(1, threads - SPARE_THREADS))
     app = create_app(service, {"BIND_HOST": host})
+    try:
+        server = make_server(app, host, port, threads)
+    except OSError as error:
+        stop.set()
+        lock.close()
+        raise OSError(f"cannot listen on {host}:{port}: {error.strerror}") from None
     if demo:
         runner.start()
-    from waitress import serve as waitress_serve
-
     print(f"serving {len(tables)} table(s) at http://{host}:{port}/ ({threads} threads)",
           file=out, flush=True)  # fmt: skip
     try:
-        waitress_serve(
-            app,
-            host=host,
-            port=port,
-            threads=threads,
-            channel_timeout=3600,
-            channel_request_lookahead=1,  # lets a stream notice its client has gone
-            max_request_body_size=64 * 1024,
-        )
+        server.run()
     finally:
         stop.set()
         lock.close()
     return 0
+
+
+def threads_for(tables: int) -> int:
+    """A server's default of four threads stalls the fifth live stream: size the server
+    for every table's tablets, and keep spare threads so requests always find one (the
+    service caps the streams at the rest)."""
+    return SPARE_THREADS + STREAMS_PER_TABLE * tables
+
+
+def make_server(app, host: str, port: int, threads: int):
+    """The waitress server for ``app``, listening already (an address in use fails
+    here, before anything says it is serving); ``run()`` serves until the process ends."""
+    from waitress import create_server
+
+    return create_server(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        channel_timeout=3600,
+        channel_request_lookahead=1,  # lets a stream notice its client has gone
+        # Above Flask's own limit, so that an oversized body gets the app's JSON 413.
+        max_request_body_size=1024 * 1024,
+    )
 
 
 class InstanceBusy(ValueError):

@@ -369,6 +369,7 @@ def test_a_tablet_starts_another_game_with_its_players_and_options(client):
         ({"game": "uraeus", "players": ["solo"]}, 422, "2 to 4 players"),
         ({"colour": "red"}, 400, "unknown field 'colour'"),
         ({"position": {"notation": 1}}, 400, "position"),
+        ({"position": None}, 400, "position: expected a state"),
     ]:
         answer = post(client, "/api/tables/gimmel-1/games", body)
         assert answer.status_code == status and words in answer.get_json()["error"], body

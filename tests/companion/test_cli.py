@@ -399,3 +399,18 @@ def test_journal_games_export_import_and_backup(tmp_path, capsys):
     assert main(["journal", "games", "--instance", str(tmp_path / "nowhere")]) == 2
     assert "no journal at" in capsys.readouterr().err
     assert len(Journal(instance / "journal.sqlite").games()) == 2
+
+
+def test_serve_on_a_port_in_use_says_so_before_claiming_to_serve(tmp_path, capsys):
+    import socket
+
+    example = Path(__file__).resolve().parents[2] / "docs" / "tables.example.toml"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["serve", "--config", str(example), "--port", str(port),
+                     "--instance", str(tmp_path)])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert code == 2 and f"cannot listen on 127.0.0.1:{port}" in err
+    assert "serving" not in out
