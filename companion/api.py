@@ -288,6 +288,7 @@ def start_game(table_id: str):
 def change_body(found: Table) -> dict[str, Any]:
     """Check the PIN (rate-limited), the JSON body and the seq of a change request."""
     check_pin(found)
+    found.touched = service().clock()
     if request.content_length and request.mimetype != "application/json":
         abort(415, description="send the body as application/json")
     try:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -29,6 +28,11 @@ from rules.playout import choose_move
 
 DEMO_PIN = "1234"
 log = logging.getLogger(__name__)
+#: Seconds a finished game stays on show before the bots start the next.
+GAME_OVER_SHOWN = 8.0
+#: Seconds the bots and the die wait after a person changed something on the tablet
+#: (so that "take back" takes back the person's move, not the bots' reply).
+PERSON_PAUSE = 10.0
 CONFIGS = (
     TableConfig("uraeus", "uraeus", ("Ada", "Ben", "Cy"), DEMO_PIN),
     TableConfig("regie", "regie", ("Red", "Blue"), DEMO_PIN),
@@ -47,7 +51,11 @@ class Demo:
         self.humans = parse_humans(humans)
         self.rng = random.Random(seed)
         self.stop = threading.Event()
-        self.folder = Path(tempfile.mkdtemp(prefix="companion-demo-"))
+        # The emulators' links live in the instance folder: replaced at the next start,
+        # never left behind in /tmp.
+        self.folder = instance / "devices"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.over_at: dict[str, float] = {}
         self.journal = Journal(instance / "journal.sqlite")
         self.tables = [Table(config, self.journal) for config in CONFIGS]
         self.by_id = {table.config.id: table for table in self.tables}
@@ -91,6 +99,8 @@ class Demo:
         lock, _ = self._device(table, "die", die)
         while not self.stop.wait(self.pace):
             with self._carrying_on(table):
+                if self._waiting(table):
+                    continue
                 if table.game.name != "uraeus" or table.game.is_over(table.state):
                     self._step(table)  # a tablet may start another game here
                 elif table.game.to_act(table.state) is CHANCE:
@@ -108,6 +118,8 @@ class Demo:
         lock, source = self._device(table, "sensors", sensors)
         while not self.stop.wait(self.pace):
             with self._carrying_on(table):
+                if self._waiting(table):
+                    continue
                 if (
                     table.game.name != "regie"
                     or table.game.is_over(table.state)
@@ -127,16 +139,25 @@ class Demo:
         table = self.by_id["gimmel"]
         while not self.stop.wait(self.pace):
             with self._carrying_on(table):
-                self._step(table)
+                if not self._waiting(table):
+                    self._step(table)
 
     # -- shared -------------------------------------------------------------------------
 
     def _step(self, table: Table) -> None:
-        """A step of a table without its devices: the next game, or the bots' move."""
+        """A step of a table without its devices: the next game (once the finished one
+        has been on show a while), or the bots' move."""
         if table.game.is_over(table.state):
-            table.new_game()
+            ended = self.over_at.setdefault(table.config.id, time.monotonic())
+            if time.monotonic() - ended >= max(GAME_OVER_SHOWN, 5 * self.pace):
+                del self.over_at[table.config.id]
+                table.new_game()
         else:
             self._bot_move(table)
+
+    def _waiting(self, table: Table) -> bool:
+        """Bots and the die wait while a person uses the table's tablet."""
+        return time.time() - table.touched < PERSON_PAUSE
 
     @contextlib.contextmanager
     def _carrying_on(self, table: Table):
@@ -155,7 +176,7 @@ class Demo:
     def _play(self, table: Table, document: dict) -> None:
         # An illegal move is flagged and journalled by the table, as at a real table.
         with contextlib.suppress(IllegalMove, ValueError):
-            table.play(document)
+            table.play(document, source="bot")
 
 
 def parse_humans(specs: tuple[str, ...]) -> dict[str, set[int]]:

@@ -140,6 +140,8 @@ class Table:
         self.on_change: Callable[[], None] = lambda: None  # the service's live streams
         #: The table's input sources by name, each reporting its health (a die's link).
         self.sources: dict[str, Callable[[], dict[str, Any]]] = {}
+        #: When a person last changed something on a tablet (the service's clock).
+        self.touched = 0.0
         game_id = journal.current_game(config.id)
         if game_id is None:
             game = get_game(config.game)
