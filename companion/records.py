@@ -23,7 +23,11 @@ JOURNAL_FILE = "journal.sqlite"
 def open_journal(instance: str | Path) -> Journal:
     path = Path(instance) / JOURNAL_FILE
     if not path.is_file():
-        raise JournalError(f"no journal at {path}: give the --instance folder the service uses")
+        demo = Path(instance) / "demo" / JOURNAL_FILE
+        hint = f" (the demo's is in {demo.parent})" if demo.is_file() else ""
+        raise JournalError(
+            f"no journal at {path}: give the --instance folder the service uses{hint}"
+        )
     return Journal(path)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.journal import Journal
 from companion.tracker import COMPANION_RULES, Claim, Verdict, explain, forced_move, mover
-from rules import GAMES, IllegalMove, RulesError, View, game_of, get_game, parse_state
+from rules import CHANCE, GAMES, IllegalMove, RulesError, View, game_of, get_game, parse_state
 from rules.catalogue import UnknownRule
 from rules.catalogue import explain as rule_entry
 from rules.kits import default_kit_path, kit_toml, load_kit
@@ -501,6 +501,9 @@ class Table:
                 "game": self.game.name,
                 "title": self.game.title,
                 "players": list(self.players),
+                "colours": [
+                    self.game.seat_colour(self.state, seat) for seat in range(len(self.players))
+                ],
                 "scores": list(self.game.scores(self.state)),
                 "to_act": actor
                 if isinstance(actor, int)
@@ -509,6 +512,9 @@ class Table:
                 "outcome": None if outcome is None else outcome.to_json(),
                 "last_move": None if self.last is None else self.last["en"],
                 "last_move_de": None if self.last is None else self.last["de"],
+                "waiting_for": None
+                if actor is not CHANCE
+                else {lang: self.game.chance_name(self.state, lang) for lang in ("en", "de")},
                 "attention": self.attention,
                 "kit_correction": self.kit_correction(),
                 "turn_open": bool(self.turn),

@@ -331,6 +331,11 @@ class Game(Generic[S, M, K]):
         """A plain-text picture of the state, for terminals and logs."""
         raise NotImplementedError
 
+    def seat_colour(self, state: S, seat: int) -> str | None:
+        """The colour ``seat`` plays, in English (``"red"``), where the game gives seats
+        colours; ``None`` where it has none or has not dealt them yet (Gimmel's lot)."""
+        return None
+
     def chance_name(self, state: S, lang: str = "en") -> str:
         """What chance decides next, in words ("the colour lot", "a die roll"), in
         ``lang`` as for :meth:`describe`: ``"en"`` or ``"de"``; any other ``lang`` raises

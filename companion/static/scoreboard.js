@@ -27,6 +27,9 @@
       rulebook: "Rulebook", source: "Seen by", kitHead: "The sensors disagree with the kit.",
       kitHelp: "The game follows what they saw. Keep it as this table's kit for the next games?",
       keepKit: "Keep the corrected kit", inKit: "in the kit", seen: "seen",
+      waiting: "Waiting for ", notConnected: " is not connected.", byHandBelow:
+        " Enter what happens by hand below.",
+      red: "red", blue: "blue", green: "green", yellow: "yellow", white: "White", black: "Black",
     },
     de: {
       hints: "Hinweise", tables: "Tische", dismiss: "Übergehen", enter: "Eingeben, was geschah:",
@@ -46,6 +49,9 @@
       kitHelp: "Das Spiel folgt dem, was sie sahen. Als Kit dieses Tisches für die nächsten " +
         "Spiele behalten?",
       keepKit: "Berichtigtes Kit behalten", inKit: "im Kit", seen: "gesehen",
+      waiting: "Warten auf ", notConnected: " ist nicht verbunden.", byHandBelow:
+        " Unten von Hand eingeben, was geschieht.",
+      red: "rot", blue: "blau", green: "grün", yellow: "gelb", white: "Weiß", black: "Schwarz",
     },
   };
   let lang = localStorage.getItem("lang") ||
@@ -69,6 +75,10 @@
 
   // -- sending changes with the PIN -------------------------------------------------------
 
+  // The PIN stays for this tab's session (a new game reloads the page).
+  const pinKey = "pin:" + table;
+  $("pin").value = sessionStorage.getItem(pinKey) || "";
+  $("pin").addEventListener("input", function () { sessionStorage.setItem(pinKey, pin()); });
   function pin() { return $("pin").value.trim(); }
 
   function change(path, payload) {
@@ -99,6 +109,9 @@
     document.querySelectorAll("#players li").forEach(function (item) {
       const seat = Number(item.dataset.seat);
       item.querySelector(".name").textContent = summary.players[seat];
+      const colour = summary.colours && summary.colours[seat];
+      item.querySelector(".colour").textContent = colour ? "(" + t(colour) + ")" : "";
+      item.dataset.colour = colour || "";
       item.querySelector(".score").textContent = summary.scores[seat];
       item.classList.toggle("to-act", summary.to_act === seat);
     });
@@ -106,7 +119,8 @@
     if (summary.over) {
       turn.textContent = t("over") + summary.outcome.detail;
     } else if (summary.to_act === "chance") {
-      turn.textContent = t("chance");
+      turn.textContent = summary.waiting_for
+        ? t("waiting") + summary.waiting_for[lang] + "." : t("chance");
     } else {
       turn.textContent = summary.players[summary.to_act] + t("toAct");
     }
@@ -116,7 +130,8 @@
     showAttention(summary.attention);
     showCorrection(summary.kit_correction);
     showSources(summary.sources || {});
-    $("end-turn").hidden = !summary.turn_open;
+    $("end-turn").hidden = !summary.turn_open || summary.over;
+    showBanner(summary);
   }
 
   function showAttention(attention) {
@@ -126,6 +141,7 @@
     $("choices").textContent = "";
     if (!attention) { return; }
     $("attention-other").textContent = "";
+    $("attention-detail").textContent = attention.detail || "";
     $("attention-source").textContent = attention.source ? t("source") + ": " + attention.source : "";
     if (attention.kind === "flag") {
       $("attention-icon").textContent = "\u26A0\uFE0E";
@@ -152,6 +168,17 @@
       $("attention-head").textContent = t("say");
       $("attention-words").textContent = attention.words || "";
     }
+  }
+
+  function showBanner(summary) {
+    // A device that is down, said where players look: they can enter by hand meanwhile.
+    const down = Object.keys(summary.sources || {}).filter(function (name) {
+      return !summary.sources[name].up;
+    });
+    const banner = $("banner");
+    banner.hidden = down.length === 0;
+    banner.textContent = down.length === 0 ? "" : "\u26A0\uFE0E " + down.join(", ") +
+      t("notConnected") + t("byHandBelow");
   }
 
   function showCorrection(correction) {

@@ -16,6 +16,7 @@ from rules.core import CHANCE, Game, Outcome, View, Violation
 from rules.gimmel import notation
 from rules.gimmel.kit import GimmelKit, kit_from_json
 from rules.gimmel.model import (
+    COLOURS,
     DISTANCE,
     KINDS,
     LETTER,
@@ -100,6 +101,11 @@ class Gimmel(Game[GimmelState, GimmelMove, GimmelKit]):
 
     def seats(self, state: GimmelState) -> int:
         return 2
+
+    def seat_colour(self, state: GimmelState, seat: int) -> str | None:
+        if state.white is None:
+            return None  # before the colour lot
+        return COLOURS[0] if seat == state.white else COLOURS[1]
 
     def chance_name(self, state: GimmelState, lang: str = "en") -> str:
         return "die Auslosung der Farben" if _german(lang) else "the colour lot"

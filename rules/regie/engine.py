@@ -119,6 +119,9 @@ class Regie(Game[RegieState, RegieMove, RegieKit]):
     def _finished(self, state: RegieState) -> bool:
         return any(state.through(seat) == state.kit.chips_per_player for seat in (0, 1))
 
+    def seat_colour(self, state: RegieState, seat: int) -> str | None:
+        return COLOURS[seat]
+
     def chance_name(self, state: RegieState, lang: str = "en") -> str:
         return "die Festlegung, wer beginnt" if _german(lang) else "the choice of who begins"
 

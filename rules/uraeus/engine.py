@@ -103,6 +103,9 @@ class Uraeus(Game[UraeusState, UraeusMove, UraeusKit]):
             return CHANCE
         return state.turn
 
+    def seat_colour(self, state: UraeusState, seat: int) -> str | None:
+        return state.colour(seat)
+
     def chance_name(self, state: UraeusState, lang: str = "en") -> str:
         return words.chance_name(state, lang)
 
