@@ -443,3 +443,14 @@ def test_the_table_speaks_german_too(client):
     german = client.get("/api/tables/uraeus-1/panel?lang=de").get_json()["chance"]
     assert [c["move"] for c in german] == [c["move"] for c in english]
     assert all("Würfel" in c["words"] and "die" not in c["words"].split() for c in german)
+
+
+def test_the_summary_names_colours_and_what_chance_waits_for(client):
+    uraeus, gimmel = client.get("/api/tables").get_json()["tables"]
+    assert uraeus["colours"] == ["red", "blue", "green"]
+    assert uraeus["waiting_for"]["en"] == "the roll-off die of seat 0"
+    assert "Würfel" in uraeus["waiting_for"]["de"]
+    assert gimmel["colours"] == [None, None]  # before the colour lot
+    post(client, "/api/tables/gimmel-1/moves", {"move": {"type": "lot", "white": 1}})
+    gimmel = client.get("/api/tables").get_json()["tables"][1]
+    assert gimmel["colours"] == ["black", "white"] and gimmel["waiting_for"] is None
