@@ -13,6 +13,7 @@
     POST /api/tables/ID/dismiss           {"seq": optional}
     POST /api/tables/ID/games             {"game", "players", "options", "kit"} or {"position"}
     POST /api/tables/ID/kit-correction    {"seq": optional}: keep the kit as play showed it
+    POST /api/tables/ID/edit              {"draft", "place", "setting", "value"}: the editor
 
 The PIN comes in the ``X-Table-PIN`` header. Wrong PINs are limited per table and client.
 """
@@ -27,9 +28,10 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
+from companion import editor
 from companion.panels import TapError, panel_for
 from companion.tables import ConfigError, IllegalUndo, Stale, Table, flag_words, game_listing
-from rules import GAMES, IllegalMove, NotationError, RulesError
+from rules import GAMES, IllegalMove, NotationError, RulesError, game_of, parse_state
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -223,6 +225,47 @@ def dismiss(table_id: str):
     return jsonify(seq=seq, table=found.summary())
 
 
+@api.post("/tables/<table_id>/edit")
+def edit_position(table_id: str):
+    """The position editor's step: from ``draft`` (a state in the notation; the table's
+    current state when absent), the choices for a ``place``, or the draft with ``place``
+    (or ``setting``) set to ``value``. Nothing is recorded: ``/games`` with ``position``
+    sets the draft as the table's position."""
+    found = table(table_id)
+    body = change_body(found)
+    lang = body.get("lang", "en")
+    if lang not in ("en", "de"):
+        abort(400, description="lang must be en or de")
+    place, name, value = body.get("place"), body.get("setting"), body.get("value")
+    for field, given in (("place", place), ("setting", name), ("value", value)):
+        if given is not None and not isinstance(given, str):
+            abort(400, description=f"{field}: expected text")
+    with found.lock:
+        draft = found.state if body.get("draft") is None else None
+        game = found.game
+    try:
+        if draft is None:
+            draft = parse_state(body["draft"])
+            if game_of(draft) is not game:
+                abort(
+                    400, description=f"draft: a {game_of(draft).title} position, not {game.title}"
+                )
+        if not editor.has_editor(game.name):
+            return jsonify(editor=False, draft=game.state_to_json(draft))
+        choices = []
+        if place is not None and value is None:
+            choices = editor.choices(draft, place, lang)
+        elif place is not None:
+            draft = editor.edit(draft, place, value)
+        elif name is not None and value is not None:
+            draft = editor.setting(draft, name, value)
+    except (editor.EditError, NotationError) as error:
+        abort(400, description=str(error))
+    return jsonify(editor=True, draft=game.state_to_json(draft), choices=choices,
+                   svg=panel_for(game.name).svg(draft, lang=lang),
+                   settings=editor.settings(draft, lang))  # fmt: skip
+
+
 @api.post("/tables/<table_id>/kit-correction")
 def kit_correction(table_id: str):
     """Keep what play has shown about the kit (Regie: the sensors win over the kit) as
@@ -250,8 +293,8 @@ def start_game(table_id: str):
         abort(400, description=f"unknown field {sorted(unknown)[0]!r}")
     if "position" in body and not isinstance(body["position"], dict):
         abort(400, description="position: expected a state in the notation (an object)")
-    game = body.get("game", found.game.name)
-    if not isinstance(game, str) or game not in GAMES:
+    game = body.get("game")
+    if game is not None and (not isinstance(game, str) or game not in GAMES):
         known = ", ".join(GAMES)
         abort(400, description=f"game: unknown game {str(game)[:40]!r}; games are {known}")
     players = body.get("players")
@@ -264,7 +307,7 @@ def start_game(table_id: str):
     if options is not None and not isinstance(options, dict):
         abort(400, description="options: expected an object of option = value")
     kit = body.get("kit")
-    kits = found.kits(game)
+    kits = found.kits(game or found.game.name)
     if kit is not None and (not isinstance(kit, str) or kit not in kits):
         abort(400, description=f"kit: {str(kit)[:40]!r} is not one of {', '.join(kits)}")
     try:

@@ -362,6 +362,8 @@ class Table:
         game already in progress."""
         with self.lock:
             self._check_seq(expected)
+            if position is not None and game is None:
+                game = game_of(parse_state(position)).name  # the position says its game
             engine = get_game(game or self.game.name)
             same = engine is self.game
             players = tuple(players) if players is not None else self.players

@@ -28,7 +28,9 @@
       kitHelp: "The game follows what they saw. Keep it as this table's kit for the next games?",
       keepKit: "Keep the corrected kit", inKit: "in the kit", seen: "seen",
       waiting: "Waiting for ", notConnected: " is not connected.", byHandBelow:
-        " Enter what happens by hand below.",
+        " Enter what happens by hand below.", notation: "The position in the notation",
+      editorHelp: "Tap a place on this board to choose what stands there, and say whose " +
+        "turn it is; then set the position. The game so far stays on record.",
       red: "red", blue: "blue", green: "green", yellow: "yellow", white: "White", black: "Black",
     },
     de: {
@@ -50,7 +52,9 @@
         "Spiele behalten?",
       keepKit: "Berichtigtes Kit behalten", inKit: "im Kit", seen: "gesehen",
       waiting: "Warten auf ", notConnected: " ist nicht verbunden.", byHandBelow:
-        " Unten von Hand eingeben, was geschieht.",
+        " Unten von Hand eingeben, was geschieht.", notation: "Die Stellung in der Notation",
+      editorHelp: "Auf einen Platz dieses Bretts tippen und wählen, was dort steht, und " +
+        "sagen, wer am Zug ist; dann die Stellung setzen. Das bisherige Spiel bleibt im Protokoll.",
       red: "rot", blue: "blau", green: "grün", yellow: "gelb", white: "Weiß", black: "Schwarz",
     },
   };
@@ -361,11 +365,75 @@
       if (answer && answer.status === 200) { location.reload(); }  // the seats may differ
     });
   });
+  // The position editor: a draft changed one tap at a time on the server (which checks
+  // every step against the rules), set as the table's position at the end.
+  let draft = null;
+  let editing = null;  // the place whose choices are shown
+
+  function editStep(payload) {
+    payload.draft = draft;
+    payload.lang = lang;
+    return change("/edit", payload).then(function (answer) {
+      if (!answer || answer.status !== 200) { return; }
+      const data = answer.data;
+      draft = data.draft;
+      $("position-text").value = JSON.stringify(draft, null, 1);
+      $("editor").hidden = !data.editor;
+      if (!data.editor) { $("notation").open = true; return; }
+      $("editor-board").innerHTML = data.svg;  // drawn and escaped by the server
+      showSettings(data.settings);
+      const list = $("editor-choices");
+      list.textContent = "";
+      data.choices.forEach(function (choice) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = choice.label;
+        button.addEventListener("click", function () {
+          editStep({ place: editing, value: choice.value });
+        });
+        list.appendChild(button);
+      });
+      document.querySelectorAll("#editor-board .place").forEach(function (place) {
+        place.classList.toggle("tapped", data.choices.length > 0 &&
+          place.dataset.place === editing);
+      });
+    });
+  }
+
+  function showSettings(settings) {
+    const box = $("editor-settings");
+    box.textContent = "";
+    settings.forEach(function (item) {
+      const label = document.createElement("label");
+      label.append(item.label + " ");
+      const select = document.createElement("select");
+      select.dataset.setting = item.name;
+      if (item.value === null) { select.add(new Option("\u2014", "", true, true)); }
+      item.choices.forEach(function (choice) {
+        select.add(new Option(choice.label, choice.value, false, choice.value === item.value));
+      });
+      select.addEventListener("change", function () {
+        editStep({ setting: item.name, value: select.value });
+      });
+      label.appendChild(select);
+      box.appendChild(label);
+    });
+  }
+
+  $("editor-board").addEventListener("click", function (event) {
+    const place = event.target.closest(".place");
+    if (!place) { return; }
+    editing = place.dataset.place;
+    editStep({ place: editing });
+  });
   $("position").addEventListener("toggle", function () {
     if (!$("position").open) { return; }
-    fetch(api + "/state").then(function (a) { return a.json(); }).then(function (data) {
-      $("position-text").value = JSON.stringify(data.state, null, 1);
-    });
+    draft = null;
+    editStep({});
+  });
+  $("position-text").addEventListener("change", function () {
+    try { draft = JSON.parse($("position-text").value); editStep({}); }
+    catch (error) { say(error.message); }
   });
   $("position-form").addEventListener("submit", function (event) {
     event.preventDefault();

@@ -273,7 +273,8 @@ def post(client, path, body=None):
 
 
 def test_every_change_endpoint_needs_the_pin(client):
-    for path in ("moves", "taps", "undo", "end-turn", "dismiss", "games", "kit-correction"):
+    paths = ("moves", "taps", "undo", "end-turn", "dismiss", "games", "kit-correction", "edit")
+    for path in paths:
         # From its own client address each, so that the rate limit does not answer first.
         response = client.post(f"/api/tables/gimmel-1/{path}", json={},
                                environ_base={"REMOTE_ADDR": f"10.0.0.{len(path)}"})  # fmt: skip
@@ -390,10 +391,15 @@ def test_the_position_editor_joins_a_game_in_progress(client):
     assert answer.status_code == 200 and answer.get_json()["table"]["to_act"] == 0
     assert client.get("/api/tables/gimmel-1/state").get_json()["state"] == position
     uraeus = get_game("uraeus").state_to_json(new_game("uraeus", players=3))
-    wrong = post(client, "/api/tables/gimmel-1/games", {"position": uraeus})
-    assert (
-        wrong.status_code == 422 and "is a Uräus position, not Gimmel" in wrong.get_json()["error"]
-    )
+    wrong = post(client, "/api/tables/gimmel-1/games", {"game": "gimmel", "position": uraeus})
+    assert wrong.status_code == 422
+    assert "is a Uräus position, not Gimmel" in wrong.get_json()["error"]
+    # A position says its game: at a table of two, a three-seat Uräus needs three names.
+    seats = post(client, "/api/tables/gimmel-1/games", {"position": uraeus})
+    assert seats.status_code == 422 and "3 seats, but 2 players" in seats.get_json()["error"]
+    joined = post(client, "/api/tables/gimmel-1/games",
+                  {"position": uraeus, "players": ["A", "B", "C"]})  # fmt: skip
+    assert joined.get_json()["table"]["game"] == "uraeus"
 
 
 def test_the_sensors_win_over_the_kit_and_the_tablet_keeps_the_correction(tmp_path):
@@ -454,3 +460,64 @@ def test_the_summary_names_colours_and_what_chance_waits_for(client):
     post(client, "/api/tables/gimmel-1/moves", {"move": {"type": "lot", "white": 1}})
     gimmel = client.get("/api/tables").get_json()["tables"][1]
     assert gimmel["colours"] == ["black", "white"] and gimmel["waiting_for"] is None
+
+
+def test_the_position_editor_builds_a_draft_tap_by_tap_and_sets_it(client):
+    post(client, "/api/tables/gimmel-1/moves", {"move": {"type": "lot", "white": 1}})
+    start = post(client, "/api/tables/gimmel-1/edit", {}).get_json()
+    assert start["editor"] is True and 'data-place="c3"' in start["svg"]
+    assert {s["name"] for s in start["settings"]} == {"white", "to_act"}
+    shown = post(client, "/api/tables/gimmel-1/edit", {"draft": start["draft"], "place": "c3"})
+    labels = {c["value"]: c["label"] for c in shown.get_json()["choices"]}
+    assert labels["0:falcon"] == "Black: falcon" and labels[""] == "empty"
+    edit = "/api/tables/gimmel-1/edit"
+    step = post(client, edit, {"draft": start["draft"], "place": "c3", "value": "0:falcon"})
+    step = step.get_json()
+    assert step["draft"]["board"]["c3"] == {"player": 0, "piece": "falcon"}
+    assert step["draft"]["reserve"][0]["falcon"] == 3  # it came from beside the board
+    turn = {"setting": "to_act", "value": "0", "lang": "de"}
+    step = post(client, edit, {"draft": step["draft"], **turn}).get_json()
+    assert next(s for s in step["settings"] if s["name"] == "to_act")["value"] == "0"
+    assert (
+        "Schwarz"
+        in next(s for s in step["settings"] if s["name"] == "to_act")["choices"][0]["label"]
+    )
+    assert client.get("/api/tables/gimmel-1/state").get_json()["state"]["board"] == {}  # a draft
+    set_ = post(client, "/api/tables/gimmel-1/games", {"position": step["draft"]})
+    assert set_.status_code == 200 and set_.get_json()["table"]["to_act"] == 0
+    state = client.get("/api/tables/gimmel-1/state").get_json()["state"]
+    assert state["board"] == {"c3": {"player": 0, "piece": "falcon"}}
+    for body, words in [
+        ({"place": "z99"}, "'z99' is no square"),
+        ({"place": "c3", "value": "7:falcon"}, "no Gimmel piece"),
+        ({"setting": "to_act", "value": "x"}, "expected a seat"),
+        ({"place": 3}, "place: expected text"),
+        ({"draft": {"notation": 1}}, "game"),
+    ]:
+        answer = post(client, "/api/tables/gimmel-1/edit", body)
+        assert answer.status_code == 400 and words in answer.get_json()["error"], body
+
+
+def test_the_uraeus_editor_sets_pieces_doubles_and_the_die(client):
+    draft = post(client, "/api/tables/uraeus-1/edit", {}).get_json()["draft"]
+    for payload in ({"setting": "turn", "value": "2"}, {"setting": "roll", "value": "5"},
+                    {"place": "field:12", "value": "0:tail"},
+                    {"place": "field:12", "value": "+2:head"},
+                    {"place": "border:1", "value": "1"}):  # fmt: skip
+        answer = post(client, "/api/tables/uraeus-1/edit", {"draft": draft, **payload})
+        assert answer.status_code == 200, answer.get_json()
+        draft = answer.get_json()["draft"]
+    assert draft["track"] == {"12": [{"player": 0, "facing": "tail"},
+                                     {"player": 2, "facing": "head"}]}  # fmt: skip
+    assert draft["border"] == [2, 2, 2] and draft["home"] == [0, 1, 0]
+    assert post(client, "/api/tables/uraeus-1/games", {"position": draft}).status_code == 200
+    table = client.get("/api/tables").get_json()["tables"][0]
+    assert table["to_act"] == 2
+    regie = post(client, "/api/tables/uraeus-1/games", {"game": "regie", "players": ["R", "B"]})
+    assert regie.status_code == 200
+    notation_only = post(client, "/api/tables/uraeus-1/edit", {}).get_json()
+    assert notation_only["editor"] is False and notation_only["draft"]["game"] == "regie"
+    post(client, "/api/tables/uraeus-1/games", {"position": draft, "players": ["A", "B", "C"]})
+    empty = post(client, "/api/tables/uraeus-1/edit", {"draft": draft, "place": "field:30",
+                                                       "value": "1:tail"})  # fmt: skip
+    assert empty.get_json()["draft"]["border"][1] == 1
