@@ -105,3 +105,21 @@ def test_a_placement_onto_an_occupied_square_is_flagged_with_its_rule(people, br
         people.state("gimmel")["attention"]["german"]
         in browser.find_element(By.ID, "attention-words").text
     )
+
+
+def test_the_position_editor_sets_a_game_in_progress(people, browser):
+    browser.get(people.url("/tables/gimmel"))
+    browser.find_element(By.ID, "pin").send_keys(DEMO_PIN)
+    browser.find_element(By.CSS_SELECTOR, "#position summary").click()
+    click_when_ready(browser, '#editor-board [data-place="e7"]')
+    chosen, _ = click_when_ready(browser, "#editor-choices button:nth-child(4)")  # a falcon
+    WebDriverWait(browser, 10).until(
+        lambda driver: '"e7"' in driver.find_element(By.ID, "position-text").get_attribute("value")
+    )
+    before = people.state("gimmel")
+    browser.find_element(By.CSS_SELECTOR, "#position-form > button[type=submit]").click()
+    WebDriverWait(browser, 10).until(lambda _: people.state("gimmel")["seq"] > before["seq"])
+    board = people.state("gimmel")["state"]["board"]
+    # The draft started from the table's position: what was there stays, the falcon joins.
+    assert board == {**before["state"]["board"], "e7": board["e7"]}
+    assert board["e7"]["piece"] == "falcon" and "falcon" in chosen
