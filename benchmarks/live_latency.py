@@ -45,7 +45,7 @@ from typing import Any
 
 from companion.app import Service, create_app
 from companion.journal import Journal
-from companion.serve import SPARE_THREADS
+from companion.serve import SPARE_THREADS, make_server
 from companion.sources import DeviceSource
 from companion.tables import Table, TableConfig
 from hardware.emulate.die import DieEmulator
@@ -205,18 +205,8 @@ class LiveRun:
 @contextlib.contextmanager
 def served(app: Any, threads: int) -> Iterator[int]:
     """The app served by waitress on a free localhost port, in a thread; yields the port.
-    The settings are those of ``companion serve``."""
-    from waitress import create_server
-
-    server = create_server(
-        app,
-        host=HOST,
-        port=0,
-        threads=threads,
-        channel_timeout=3600,
-        channel_request_lookahead=1,  # lets a stream notice its client has gone
-        max_request_body_size=64 * 1024,
-    )
+    The server is the one ``companion serve`` makes."""
+    server = make_server(app, HOST, 0, threads)
     runner = threading.Thread(target=server.run, name="waitress", daemon=True)
     runner.start()
     try:
