@@ -95,6 +95,20 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--instance", default="instance", help="folder for the journal")
     serve.add_argument("--threads", type=int, help="server threads (default: sized per table)")
 
+    calibrate = commands.add_parser("calibrate", help="calibrate the camera or learn a board")
+    calibrate_commands = calibrate.add_subparsers(dest="calibrate_command", required=True)
+    camera = calibrate_commands.add_parser(
+        "camera", help="the camera's intrinsics from photos of a chessboard or ChArUco board"
+    )
+    camera.add_argument("images", nargs="+", help="the photos (10 to 20, the pattern all over)")
+    camera.add_argument("--pattern", required=True, help="inner corners (ChArUco: squares), 9x6")
+    camera.add_argument("--square-mm", type=float, required=True, help="a square's side in mm")
+    camera.add_argument("--fix-aspect", action="store_true", help="keep fx = fy")
+    camera.add_argument("--charuco", action="store_true", help="a ChArUco board")
+    camera.add_argument("--marker-mm", type=float, help="ChArUco: a marker's side in mm")
+    camera.add_argument("--out", required=True, help="the calibration file to write (JSON)")
+    camera.add_argument("--json", action="store_true", help="print the file's JSON only")
+
     journal = commands.add_parser("journal", help="the journal: games, export, import, backup")
     journal_commands = journal.add_subparsers(dest="journal_command", required=True)
     listing = journal_commands.add_parser("games", help="list the journal's games")
@@ -152,6 +166,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return serve(args.config, host=args.host, port=args.port, instance=args.instance,
                          threads=args.threads, out=sys.stdout, demo=args.demo,
                          pace=args.pace, humans=tuple(args.human))  # fmt: skip
+        if args.command == "calibrate":
+            from companion import camera
+
+            return camera.calibrate_camera(
+                args.images, pattern=args.pattern, square_mm=args.square_mm,
+                fix_aspect=args.fix_aspect, charuco=args.charuco, marker_mm=args.marker_mm,
+                out=args.out, stream=sys.stdout, as_json=args.json,
+            )  # fmt: skip
         if args.command == "journal":
             from companion import records
 
