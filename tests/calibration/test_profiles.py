@@ -1,0 +1,128 @@
+"""Appearance profiles learnt from two synthetic photos (the empty board, the reference
+set-up) under a colour cast: every square's empty look, and each kind of piece of each
+colour told apart by colour and silhouette; photos that cannot teach are refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scenes import photograph, plane
+
+from calibration.profiles import (
+    Profile,
+    ProfileError,
+    Settings,
+    learn,
+    load_setup,
+    nearest_kind,
+    square_cell,
+    square_names,
+    square_pixels,
+    view_board,
+)
+from calibration.sheet import load_sheet
+
+PX_PER_MM, MARGIN_MM = 4.0, 60.0
+WARM = (0.75, 0.95, 1.2)  # BGR gains: a warm lamp
+
+
+@pytest.fixture(scope="module")
+def sheet():
+    return load_sheet("gimmel")
+
+
+@pytest.fixture(scope="module")
+def setup():
+    return load_setup("gimmel")
+
+
+def photo(sheet, pieces, seed, cast=WARM):
+    cells = {square_cell(sheet, name): kind for name, kind in pieces.items()}
+    picture = plane(sheet, cells, PX_PER_MM, MARGIN_MM)
+    return photograph(picture, np.random.default_rng(seed), cast=cast)
+
+
+@pytest.fixture(scope="module")
+def profile(sheet, setup):
+    empty = ("empty.png", photo(sheet, {}, 1))
+    laid = ("setup.png", photo(sheet, setup.pieces, 2))
+    return learn(empty, laid, sheet, setup)
+
+
+def test_the_setup_fits_the_board_and_names_every_class(sheet, setup):
+    assert set(setup.classes) == {f"{c} {k}" for c in ("white", "black")
+                                  for k in ("beetle", "cat", "falcon")}  # fmt: skip
+    for name in setup.pieces:
+        square_cell(sheet, name)  # every square is on the kit's board
+    assert len(square_names(sheet)) == sheet.grid.columns * sheet.grid.rows
+
+
+def test_a_profile_knows_every_square_and_every_kind(profile, sheet, setup):
+    assert set(profile.squares) == set(square_names(sheet))
+    assert set(profile.pieces) == set(setup.classes)
+    # Light and dark squares differ in lightness.
+    parity = {name: sum(square_cell(sheet, name)) % 2 for name in profile.squares}
+    light = [s["lab"][0] for name, s in profile.squares.items() if parity[name] == 0]
+    dark = [s["lab"][0] for name, s in profile.squares.items() if parity[name] == 1]
+    assert min(light) > max(dark) + 20  # every square of a shade alike, the shades apart
+    # Learnt under a neutral light instead, the squares look the same: the lamp's colour
+    # was corrected away by the markers' white.
+    plain = (1.0, 1.0, 1.0)
+    empty, laid = photo(sheet, {}, 11, cast=plain), photo(sheet, setup.pieces, 12, cast=plain)
+    neutral = learn(("e.png", empty), ("s.png", laid), sheet, setup)
+    differences = [
+        np.linalg.norm(np.subtract(profile.squares[n]["lab"], neutral.squares[n]["lab"]))
+        for n in profile.squares
+    ]
+    assert np.median(differences) < 3 and max(differences) < 6
+    whites = [profile.pieces[f"white {k}"]["lab"][0] for k in ("beetle", "cat", "falcon")]
+    blacks = [profile.pieces[f"black {k}"]["lab"][0] for k in ("beetle", "cat", "falcon")]
+    assert min(whites) > max(blacks) + 40
+    # The kinds differ by their share of the square: a falcon's disc covers the most.
+    shares = {k: profile.pieces[f"white {k}"]["share"][0] for k in ("beetle", "cat", "falcon")}
+    assert shares["falcon"] > shares["cat"] and shares["falcon"] > shares["beetle"]
+
+
+def test_a_profile_reads_another_photo_under_another_light(profile, sheet):
+    """The use a reader makes of it: a new layout under a cold light, read square by
+    square against the profile, every piece and every empty square right."""
+    layout = {"a1": "black cat", "h18": "white falcon", "d9": "white beetle", "e10": "black beetle",
+              "c2": "white cat", "f3": "black falcon", "g12": "white cat"}  # fmt: skip
+    view = view_board(photo(sheet, layout, 7, cast=(1.2, 1.0, 0.8)), sheet,
+                      settings=profile.settings)  # fmt: skip
+    for name in square_names(sheet):
+        pixels = square_pixels(view, sheet, square_cell(sheet, name), profile.settings)
+        seen = nearest_kind(profile, profile.squares[name]["lab"], pixels)
+        assert seen == layout.get(name, "empty"), name
+
+
+def test_a_profile_round_trips_and_refuses_another(profile, tmp_path):
+    path = tmp_path / "gimmel-profile.json"
+    profile.save(path)
+    again = Profile.load(path, game="gimmel", sheet=profile.sheet)
+    assert again.squares == profile.squares and again.pieces == profile.pieces
+    with pytest.raises(ProfileError, match="a profile of gimmel, not nil"):
+        Profile.load(path, game="nil")
+    data = profile.to_json() | {"version": 99}
+    with pytest.raises(ProfileError, match="profile version 99"):
+        Profile.from_json(data)
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(ProfileError, match="not a readable profile"):
+        Profile.load(tmp_path / "bad.json")
+
+
+def test_photos_that_cannot_teach_are_refused(sheet, setup):
+    empty = ("empty.png", photo(sheet, {}, 1))
+    with pytest.raises(ProfileError, match=r"setup\.png: no piece seen on .*b3"):
+        learn(empty, ("setup.png", photo(sheet, {}, 3)), sheet, setup)  # forgot the set-up
+    black = ("dark.png", np.zeros((720, 1280, 3), np.uint8))
+    with pytest.raises(ProfileError, match=r"dark\.png: "):
+        learn(black, ("setup.png", photo(sheet, setup.pieces, 2)), sheet, setup)
+
+
+def test_learning_reports_each_photo(sheet, setup):
+    said = []
+    learn(("e.png", photo(sheet, {}, 4)), ("s.png", photo(sheet, setup.pieces, 5)), sheet, setup,
+          settings=Settings(), progress=lambda name, word: said.append((name, word)))  # fmt: skip
+    assert [name for name, _ in said] == ["e.png", "s.png", "s.png"]
+    assert "board found" in said[0][1] and "learnt 6 kinds" in said[-1][1]
