@@ -262,6 +262,7 @@ def learn(
         report(name, f"board found ({view.registration.rms_mm:.2f} mm), light corrected")
         views.append(view)
     bare, laid = views
+    check_bare(bare, empty[0], sheet, setup, settings)
     squares = {}
     for name in square_names(sheet):
         pixels = square_pixels(bare, sheet, square_cell(sheet, name), settings).reshape(-1, 3)
@@ -298,6 +299,22 @@ def learn(
         )
     report(setup_photo[0], f"learnt {len(pieces)} kinds of piece on {len(setup.pieces)} squares")
     return Profile(setup.game, sheet.name, settings, squares, pieces, [empty[0], setup_photo[0]])
+
+
+def check_bare(view: BoardView, name: str, sheet: Sheet, setup: SetUp, settings: Settings) -> None:
+    """Refuse an "empty" photo that shows pieces on the set-up's squares (the photos
+    given the wrong way round, or the set-up not cleared): on a bare board each set-up
+    square looks like some square the set-up leaves free."""
+    means = {n: square_pixels(view, sheet, square_cell(sheet, n), settings).reshape(-1, 3)
+             .mean(0) for n in square_names(sheet)}  # fmt: skip
+    free = np.array([m for n, m in means.items() if n not in setup.pieces])
+    limit = settings.piece_delta_e / 2
+    odd = [n for n in setup.pieces if np.sqrt(((free - means[n]) ** 2).sum(1)).min() > limit]
+    if len(odd) > len(setup.pieces) / 2:
+        raise ProfileError(
+            f"{name}: the empty board's photo shows something on {', '.join(sorted(odd))}: "
+            "give the empty board's photo first, then the set-up's"
+        )
 
 
 def delta_e(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -42,3 +42,108 @@ def calibrate_camera(
         print(result.summary(), file=stream)
         print(f"written to {out}", file=stream)
     return 0
+
+
+def markers(game: str, *, out: str, dpi: int, sheet: str | None, stream: TextIO) -> int:
+    """``companion markers``: the printable sheet, and where to stick the markers."""
+    from calibration.markers import general_instructions, write_sheet
+    from calibration.sheet import load_sheet
+
+    written = write_sheet(game, out, dpi, sheet_path=sheet)
+    loaded = load_sheet(game, sheet)
+    english, _german = general_instructions(loaded, "auto")
+    for path in written:
+        print(f"written {path} ({dpi} dpi: print at 100 %, check the 100 mm scale bar)",
+              file=stream)  # fmt: skip
+    print(english, file=stream)
+    return 0
+
+
+def calibrate_board(
+    game: str,
+    images: list[str],
+    *,
+    out: str,
+    camera: str | None,
+    sheet: str | None,
+    stream: TextIO,
+) -> int:
+    """``companion calibrate board``: the empty board's photo, then the reference
+    set-up's; the appearance profile."""
+    import cv2
+
+    from calibration.camera import CameraCalibration
+    from calibration.profiles import ProfileError, learn, load_setup
+    from calibration.sheet import load_sheet
+
+    if len(images) != 2:
+        raise ProfileError(
+            f"expected two photos, the empty board's and then the reference set-up's, got "
+            f"{len(images)} (docs/calibration.md, 'Appearance profiles')"
+        )
+    loaded = load_sheet(game, sheet)
+    setup = load_setup(game)
+    intrinsics = CameraCalibration.load(camera).to_json() if camera else None
+    photos = []
+    for path in images:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise ProfileError(f"{path}: not a readable photo (missing, or not an image)")
+        photos.append((Path(path).name, image))
+
+    def progress(name: str, word: str) -> None:
+        print(f"{name}  {word}", file=stream, flush=True)
+
+    profile = learn(photos[0], photos[1], loaded, setup, camera=intrinsics, progress=progress)
+    profile.save(out)
+    print(f"written to {out}: {len(profile.squares)} squares, "
+          f"{len(profile.pieces)} kinds of piece", file=stream)  # fmt: skip
+    return 0
+
+
+def camera_check(
+    game: str,
+    *,
+    source: str,
+    calibration: str | None,
+    sheet: str | None,
+    out: str,
+    stream: TextIO,
+    as_json: bool = False,
+) -> int:
+    """``companion camera check``: one frame from the source, the board found in it, the
+    square-on picture with the grid drawn over it written to ``out``, and the figures.
+    Exit status 1 when the board is not visible (the picture then shows the frame)."""
+    import cv2
+
+    from calibration.camera import CameraCalibration
+    from calibration.registration import BoardNotVisible, draw_grid, rectify, register
+    from calibration.sheet import load_sheet
+    from vision.sources import open_source
+
+    loaded = load_sheet(game, sheet)
+    intrinsics = CameraCalibration.load(calibration).to_json() if calibration else None
+    with open_source(source) as frames:
+        frame = frames.latest(timeout=10.0)
+    report: dict[str, object] = {"source": source, "frame": list(frame.size)}
+    try:
+        registration = register(frame.image, loaded, camera=intrinsics)
+    except BoardNotVisible as error:
+        cv2.imwrite(out, frame.image)
+        report.update(board=None, problem=str(error), picture=out)
+        print(json.dumps(report) if as_json else f"board not visible: {error}\n"
+              f"the frame is in {out}", file=stream)  # fmt: skip
+        return 1
+    picture = draw_grid(rectify(frame.image, registration), loaded)
+    if not cv2.imwrite(out, picture):
+        raise OSError(f"cannot write the picture {out}")
+    report.update(board=registration.summary(), picture=out)
+    if as_json:
+        print(json.dumps(report), file=stream)
+    else:
+        quality = registration.summary()
+        print(f"board found: {quality['rms_mm']} mm rms over markers {quality['markers_used']}"
+              f" (missing {quality['markers_missing'] or 'none'}), "
+              f"{quality['px_per_mm']} px per mm", file=stream)  # fmt: skip
+        print(f"the board square-on, with the grid drawn over it: {out}", file=stream)
+    return 0

@@ -109,6 +109,33 @@ def build_parser() -> argparse.ArgumentParser:
     camera.add_argument("--out", required=True, help="the calibration file to write (JSON)")
     camera.add_argument("--json", action="store_true", help="print the file's JSON only")
 
+    board = calibrate_commands.add_parser(
+        "board", help="learn what a copy's board and pieces look like from two photos"
+    )
+    board.add_argument("game", help="the game (its marker sheet and reference set-up)")
+    board.add_argument("images", nargs="+", help="the empty board's photo, then the set-up's")
+    board.add_argument("--out", required=True, help="the profile to write (JSON)")
+    board.add_argument("--camera", help="the camera calibration file (companion calibrate camera)")
+    board.add_argument("--sheet", help="a marker sheet file (default: the game's shipped sheet)")
+
+    sheet = commands.add_parser("markers", help="write a game's printable marker sheet")
+    sheet.add_argument("game", help="the game")
+    sheet.add_argument("--out", required=True, help="the file: .png or .pdf")
+    sheet.add_argument("--dpi", type=int, default=300, help="print resolution (default 300)")
+    sheet.add_argument("--sheet", help="a marker sheet file (default: the game's shipped sheet)")
+
+    camera_check = commands.add_parser("camera", help="the camera at the table")
+    camera_commands = camera_check.add_subparsers(dest="camera_command", required=True)
+    check = camera_commands.add_parser(
+        "check", help="find the board in a frame; write it square-on with the grid over it"
+    )
+    check.add_argument("game", help="the game on the table (its marker sheet)")
+    check.add_argument("--source", default="v4l2:0", help="frame source (default v4l2:0)")
+    check.add_argument("--calibration", help="the camera calibration file")
+    check.add_argument("--sheet", help="a marker sheet file (default: the game's shipped sheet)")
+    check.add_argument("--out", default="camera-check.png", help="the picture to write")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+
     journal = commands.add_parser("journal", help="the journal: games, export, import, backup")
     journal_commands = journal.add_subparsers(dest="journal_command", required=True)
     listing = journal_commands.add_parser("games", help="list the journal's games")
@@ -166,6 +193,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return serve(args.config, host=args.host, port=args.port, instance=args.instance,
                          threads=args.threads, out=sys.stdout, demo=args.demo,
                          pace=args.pace, humans=tuple(args.human))  # fmt: skip
+        if args.command == "markers":
+            from companion import camera
+
+            return camera.markers(args.game, out=args.out, dpi=args.dpi, sheet=args.sheet,
+                                  stream=sys.stdout)  # fmt: skip
+        if args.command == "camera":
+            from companion import camera
+
+            return camera.camera_check(
+                args.game, source=args.source, calibration=args.calibration,
+                sheet=args.sheet, out=args.out, stream=sys.stdout, as_json=args.json,
+            )  # fmt: skip
+        if args.command == "calibrate" and args.calibrate_command == "board":
+            from companion import camera
+
+            return camera.calibrate_board(args.game, args.images, out=args.out,
+                                          camera=args.camera, sheet=args.sheet,
+                                          stream=sys.stdout)  # fmt: skip
         if args.command == "calibrate":
             from companion import camera
 

@@ -1,0 +1,84 @@
+"""The camera commands a user runs: `companion markers`, `companion calibrate board` and
+`companion camera check`, on synthetic photos through the real frame source."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+from scenes import photograph, plane
+
+from calibration.markers import png_dpi
+from calibration.profiles import Profile, load_setup, square_cell
+from calibration.sheet import load_sheet
+from companion.cli import main
+
+
+@pytest.fixture(scope="module")
+def sheet():
+    return load_sheet("gimmel")
+
+
+def photo_file(path, sheet, pieces, seed, covered=()):
+    cells = {square_cell(sheet, name): kind for name, kind in pieces.items()}
+    frame = photograph(plane(sheet, cells, 4.0, 60.0), np.random.default_rng(seed))
+    for x0, y0, x1, y1 in covered:  # a hand over part of the view
+        frame[y0:y1, x0:x1] = (60, 80, 120)
+    cv2.imwrite(str(path), frame)
+    return path
+
+
+def test_markers_writes_a_true_scale_sheet(tmp_path, capsys):
+    assert main(["markers", "gimmel", "--out", str(tmp_path / "sheet.png")]) == 0
+    out = capsys.readouterr().out
+    assert "written" in out and "100 %" in out
+    assert png_dpi((tmp_path / "sheet.png").read_bytes()) == pytest.approx(300, abs=0.5)
+    assert main(["markers", "gimmel", "--out", str(tmp_path / "sheet.pdf")]) == 0
+    assert (tmp_path / "sheet.pdf").read_bytes().startswith(b"%PDF")
+    assert main(["markers", "gimmel", "--out", str(tmp_path / "sheet.gif")]) == 2
+    assert ".png or .pdf" in capsys.readouterr().err
+
+
+def test_calibrate_board_learns_a_profile_from_two_photos(tmp_path, sheet, capsys):
+    setup = load_setup("gimmel")
+    empty = photo_file(tmp_path / "empty.png", sheet, {}, 1)
+    laid = photo_file(tmp_path / "setup.png", sheet, setup.pieces, 2)
+    out = tmp_path / "profile.json"
+    assert main(["calibrate", "board", "gimmel", str(empty), str(laid), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "empty.png  board found" in printed and "written to" in printed
+    profile = Profile.load(out, game="gimmel", sheet=sheet.name)
+    assert len(profile.pieces) == 6
+    # The photos the other way round: the set-up's squares show no piece.
+    assert main(["calibrate", "board", "gimmel", str(laid), str(empty), "--out", str(out)]) == 2
+    assert "give the empty board's photo first" in capsys.readouterr().err
+    assert main(["calibrate", "board", "gimmel", str(empty), "--out", str(out)]) == 2
+    assert "expected two photos" in capsys.readouterr().err
+
+
+def test_camera_check_writes_the_board_square_on(tmp_path, sheet, capsys):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    photo_file(folder / "frame1.png", sheet, {"c3": "white falcon"}, 5)
+    picture = tmp_path / "check.png"
+    code = main(["camera", "check", "gimmel", "--source", f"folder:{folder}", "--out",
+                 str(picture), "--json"])  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["board"]["markers_used"] == [0, 1, 2, 3]
+    assert report["board"]["rms_mm"] < 1.0
+    checked = cv2.imread(str(picture))
+    grid = sheet.grid
+    # Square-on at 2 px per mm with a 5 mm margin: the board's shape, not the camera's.
+    assert checked.shape[:2] == (round((grid.height_mm + 10) * 2), round((grid.width_mm + 10) * 2))
+
+
+def test_camera_check_says_when_the_board_is_not_visible(tmp_path, sheet, capsys):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    (folder / "frame1.png").write_bytes(cv2.imencode(".png", np.zeros((720, 1280, 3), np.uint8))[1])
+    code = main(["camera", "check", "gimmel", "--source", f"folder:{folder}", "--out",
+                 str(tmp_path / "check.png")])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 1 and "board not visible" in out and (tmp_path / "check.png").exists()
