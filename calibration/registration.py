@@ -1,0 +1,772 @@
+"""Board registration: where the board is in one camera frame, from its ArUco markers.
+
+Every frame is registered on its own (nothing is carried over from the last one), so a
+board or camera bumped between frames is simply found again. The markers a sheet lists
+(``calibration.sheet``) are detected, and the homography from board millimetres to image
+pixels is fitted to all four corners of every known marker in view. Its quality is the
+reprojection error in millimetres over those corners. Fewer markers than needed, or
+markers that disagree, raise ``BoardNotVisible``: a reader waits for the next frame, it
+never gets a guessed pose.
+
+With a camera model (intrinsics and distortion from ``companion calibrate camera``) the
+detected corners are undistorted first, so that a wide lens's bent lines do not bend the
+board; the homography then maps board mm to *undistorted* pixels, and ``to_image``,
+``to_board`` and ``rectify`` take the distortion into account.
+
+The readers cut cells out of the rectified board (``rectify``, ``cell_boxes``); the
+camera check draws the grid over it (``draw_grid``) and prints ``Registration.summary``.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.sheet import Sheet, dictionary_bits
+
+#: ArUco's corner refinement methods by the names ``DetectorSettings`` uses.
+CORNER_REFINEMENT = {
+    "none": cv2.aruco.CORNER_REFINE_NONE,
+    "subpix": cv2.aruco.CORNER_REFINE_SUBPIX,
+    "contour": cv2.aruco.CORNER_REFINE_CONTOUR,
+    "apriltag": cv2.aruco.CORNER_REFINE_APRILTAG,
+}
+
+
+class FrameError(ValueError):
+    """Something that is not a camera frame (wrong type, shape or depth)."""
+
+
+class BoardNotVisible(ValueError):
+    """Too few of the sheet's markers in view, or markers that disagree: no pose.
+
+    ``seen`` and ``missing`` are marker ids of the sheet; ``rms_mm`` is the disagreement
+    when that was the reason (else None); ``duplicates`` are ids seen more than once."""
+
+    def __init__(
+        self,
+        sheet: Sheet,
+        seen: Sequence[int],
+        needed: int,
+        *,
+        duplicates: Sequence[int] = (),
+        rms_mm: float | None = None,
+        max_rms_mm: float | None = None,
+        worst: tuple[int, float] | None = None,
+    ) -> None:
+        self.seen = tuple(sorted(seen))
+        self.missing = tuple(i for i in sheet.ids if i not in self.seen)
+        self.needed = needed
+        self.duplicates = tuple(sorted(duplicates))
+        self.rms_mm = rms_mm
+        total = len(sheet.ids)
+        seen_words = f" (ids {_ids(self.seen)})" if self.seen else ""
+        missing_words = f"; missing {_ids(self.missing)}" if self.missing else ""
+        if rms_mm is None:
+            message = (
+                f"board not visible: saw {len(self.seen)} of the sheet's {total} markers"
+                f"{seen_words}{missing_words}; need at least {needed}"
+            )
+        else:
+            message = (
+                f"board not visible: the {len(self.seen)} markers seen{seen_words} disagree "
+                f"by {rms_mm:.2f} mm RMS (at most {max_rms_mm:.2f} mm){missing_words}"
+            )
+            if worst is not None:
+                message += (
+                    f"; marker {worst[0]} fits worst ({worst[1]:.1f} mm): "
+                    "was it moved, or stuck turned?"
+                )
+        if self.duplicates:
+            message += (
+                f"; ignored ids seen more than once: {_ids(self.duplicates)}"
+                " (a spare copy in view?)"
+            )
+        super().__init__(message)
+
+
+def _ids(ids: Iterable[int]) -> str:
+    return ", ".join(str(i) for i in ids)
+
+
+@dataclass(frozen=True)
+class DetectorSettings:
+    """The ArUco detector's parameters (``cv2.aruco.DetectorParameters``), explicit.
+
+    The defaults are OpenCV's, except corner refinement: sub-pixel refinement makes the
+    corners, and so the board, several times more precise for a fraction of a millisecond.
+
+    - ``adaptive_thresh_win_size_min``/``_max``/``_step``: the window sizes (px) of the
+      adaptive thresholds tried; a bigger maximum finds bigger markers in uneven light.
+    - ``adaptive_thresh_constant``: subtracted from the local mean when thresholding.
+    - ``min_marker_perimeter_rate``/``max_marker_perimeter_rate``: a marker's perimeter
+      relative to the frame's larger side; 0.03 of 1280 px is a marker of 10 px a side.
+    - ``polygonal_approx_accuracy_rate``: how square a candidate must be.
+    - ``min_distance_to_border``: px between a candidate and the frame's edge. OpenCV's
+      default of 3 loses a whole marker near the edge when its white quiet zone's outline
+      runs into a dark table at the edge (the two outlines are grouped and both dropped).
+    - ``error_correction_rate``: share of the dictionary's correctable bits used.
+    - ``corner_refinement``: ``none``, ``subpix``, ``contour`` or ``apriltag``, with its
+      window (px), iterations and accuracy (px).
+
+    Then, ours: ``edge_refinement`` fits a straight line to each of a marker's four outer
+    edges and takes the corners where they meet (``refine_edges``). ArUco's corner
+    refinement puts a blurred corner some 0.3 px inside the marker; the edges' middles are
+    not rounded by blur, and a line through dozens of sub-pixel edge points is about ten
+    times more precise. That matters most when one marker is covered: three markers in
+    three corners of a 60 cm board fix the fourth corner only through their own shape.
+
+    - ``edge_span``: the middle share of each side sampled (the ends are rounded).
+    - ``edge_depth_modules``: how far across the edge each profile reaches, in marker
+      modules (the black border is one module wide).
+    - ``edge_min_contrast``: grey levels needed between the border and the quiet zone.
+    - ``edge_max_shift_modules``: a refined corner further than this from ArUco's is not
+      trusted; the marker keeps ArUco's corners.
+    """
+
+    adaptive_thresh_win_size_min: int = 3
+    adaptive_thresh_win_size_max: int = 23
+    adaptive_thresh_win_size_step: int = 10
+    adaptive_thresh_constant: float = 7.0
+    min_marker_perimeter_rate: float = 0.03
+    max_marker_perimeter_rate: float = 4.0
+    polygonal_approx_accuracy_rate: float = 0.03
+    min_distance_to_border: int = 1
+    error_correction_rate: float = 0.6
+    corner_refinement: str = "subpix"
+    corner_refinement_win_size: int = 5
+    corner_refinement_max_iterations: int = 30
+    corner_refinement_min_accuracy: float = 0.1
+    edge_refinement: bool = True
+    edge_span: float = 0.7
+    edge_depth_modules: float = 0.8
+    edge_min_contrast: float = 20.0
+    edge_max_shift_modules: float = 0.5
+
+    def parameters(self) -> Any:
+        """These settings as ``cv2.aruco.DetectorParameters``."""
+        if self.corner_refinement not in CORNER_REFINEMENT:
+            raise ValueError(
+                f"corner_refinement: expected one of {', '.join(CORNER_REFINEMENT)} "
+                f"(got {self.corner_refinement!r})"
+            )
+        p = cv2.aruco.DetectorParameters()
+        p.adaptiveThreshWinSizeMin = self.adaptive_thresh_win_size_min
+        p.adaptiveThreshWinSizeMax = self.adaptive_thresh_win_size_max
+        p.adaptiveThreshWinSizeStep = self.adaptive_thresh_win_size_step
+        p.adaptiveThreshConstant = self.adaptive_thresh_constant
+        p.minMarkerPerimeterRate = self.min_marker_perimeter_rate
+        p.maxMarkerPerimeterRate = self.max_marker_perimeter_rate
+        p.polygonalApproxAccuracyRate = self.polygonal_approx_accuracy_rate
+        p.minDistanceToBorder = self.min_distance_to_border
+        p.errorCorrectionRate = self.error_correction_rate
+        p.cornerRefinementMethod = CORNER_REFINEMENT[self.corner_refinement]
+        p.cornerRefinementWinSize = self.corner_refinement_win_size
+        p.cornerRefinementMaxIterations = self.corner_refinement_max_iterations
+        p.cornerRefinementMinAccuracy = self.corner_refinement_min_accuracy
+        return p
+
+
+@dataclass(frozen=True, eq=False)
+class Marker:
+    """One detected marker: its id and its four corners in image pixels, shape (4, 2),
+    in ArUco's order (the printed marker's top-left, top-right, bottom-right,
+    bottom-left)."""
+
+    id: int
+    corners: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class CameraModel:
+    """A camera's intrinsics: the 3x3 ``matrix`` and the ``distortion`` coefficients
+    (4, 5, 8, 12 or 14 of them, OpenCV's order), and the frame size they belong to."""
+
+    matrix: np.ndarray
+    distortion: np.ndarray
+    image_size: tuple[int, int] | None = None
+
+    def undistort(self, points: np.ndarray) -> np.ndarray:
+        """Distorted image px (N, 2) -> undistorted px in the same camera matrix."""
+        src = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, UNDISTORT_ITERATIONS, 1e-9)
+        if hasattr(cv2, "undistortPointsIter"):  # OpenCV 4.x
+            out = cv2.undistortPointsIter(
+                src, self.matrix, self.distortion, None, self.matrix, criteria
+            )
+        else:  # OpenCV 5: criteria joined undistortPoints
+            out = cv2.undistortPoints(
+                src, self.matrix, self.distortion, None, None, self.matrix, criteria
+            )
+        return np.asarray(out, np.float64).reshape(-1, 2)
+
+    def distort(self, points: np.ndarray) -> np.ndarray:
+        """Undistorted px (N, 2) -> where the lens puts them in the frame."""
+        pts = np.asarray(points, np.float64).reshape(-1, 2)
+        inv = np.linalg.inv(self.matrix)
+        rays = np.column_stack([pts, np.ones(len(pts))]) @ inv.T
+        zero = np.zeros(3)
+        out, _ = cv2.projectPoints(rays.reshape(-1, 1, 3), zero, zero, self.matrix, self.distortion)
+        return np.asarray(out, np.float64).reshape(-1, 2)
+
+
+#: Iterations when undistorting marker corners (OpenCV's default 5 is short for wide lenses).
+UNDISTORT_ITERATIONS = 40
+
+
+def camera_model(camera: Any) -> CameraModel | None:
+    """A ``CameraModel`` from ``camera``: None, a model, a mapping with ``camera_matrix``
+    and ``distortion`` (and perhaps ``image_size`` [width, height]), or an object with
+    those attributes (as a calibration file loads)."""
+    if camera is None or isinstance(camera, CameraModel):
+        return camera
+
+    def get(key: str) -> Any:
+        if isinstance(camera, Mapping):
+            return camera.get(key)
+        return getattr(camera, key, None)
+
+    matrix, distortion, size = get("camera_matrix"), get("distortion"), get("image_size")
+    try:
+        m = np.asarray(matrix, np.float64)
+        d = np.asarray(distortion if distortion is not None else [], np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"camera: camera_matrix and distortion must be numbers (got {camera!r})"
+        ) from None
+    if m.shape != (3, 3) or not np.isfinite(m).all() or m[0, 0] <= 0 or m[1, 1] <= 0:
+        raise ValueError(f"camera: camera_matrix must be a 3x3 intrinsic matrix (got {matrix!r})")
+    if d.size not in (0, 4, 5, 8, 12, 14) or not np.isfinite(d).all():
+        raise ValueError(
+            f"camera: distortion must hold 4, 5, 8, 12 or 14 numbers (got {distortion!r})"
+        )
+    image_size = None
+    if size is not None:
+        try:
+            w, h = (int(v) for v in size)
+        except (TypeError, ValueError):
+            raise ValueError(f"camera: image_size must be [width, height] (got {size!r})") from None
+        image_size = (w, h)
+    return CameraModel(m, d if d.size else np.zeros(5), image_size)
+
+
+# --- detection -------------------------------------------------------------------------
+
+_local = threading.local()
+
+
+def _detector(dictionary: str, settings: DetectorSettings) -> Any:
+    """One ArucoDetector per thread, dictionary and settings (built once, reused)."""
+    cache = getattr(_local, "detectors", None)
+    if cache is None:
+        cache = _local.detectors = {}
+    key = (dictionary, settings)
+    if key not in cache:
+        d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
+        cache[key] = cv2.aruco.ArucoDetector(d, settings.parameters())
+    return cache[key]
+
+
+def grey(image: Any) -> np.ndarray:
+    """A frame as one 8-bit channel: grey (H, W), BGR or BGRA (H, W, 3|4) uint8."""
+    if not isinstance(image, np.ndarray):
+        raise FrameError(f"expected an image as a numpy array (got {type(image).__name__})")
+    if image.dtype != np.uint8 or image.size == 0:
+        raise FrameError(f"expected an 8-bit image (got dtype {image.dtype}, shape {image.shape})")
+    if image.ndim == 2:
+        return image
+    if image.ndim == 3 and image.shape[2] == 1:
+        return image[:, :, 0]
+    if image.ndim == 3 and image.shape[2] == 3:
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+    raise FrameError(f"expected a grey, BGR or BGRA image (got shape {image.shape})")
+
+
+def markers_from_opencv(corners: Any, ids: Any) -> list[Marker]:
+    """Normalise what ``ArucoDetector.detectMarkers`` returns into markers.
+
+    OpenCV 5 gives corners as a tuple of (1, 4, 2) or (4, 2) arrays and ids as (N,);
+    OpenCV 4.10 gives ids as (N, 1); no detection is ids None and corners empty. Any other
+    shape raises ``ValueError`` rather than being guessed at."""
+    if ids is None:
+        if corners is not None and len(corners):
+            raise ValueError(f"detector returned {len(corners)} corner sets but no ids")
+        return []
+    id_array = np.asarray(ids)
+    if id_array.ndim > 2 or (id_array.ndim == 2 and id_array.shape[1] != 1):
+        raise ValueError(f"detector ids have shape {id_array.shape}; expected (N,) or (N, 1)")
+    id_list = [int(i) for i in id_array.reshape(-1)]
+    corner_list = list(corners) if corners is not None else []
+    if len(corner_list) != len(id_list):
+        raise ValueError(f"detector returned {len(corner_list)} corner sets for {len(id_list)} ids")
+    markers = []
+    for marker_id, quad in zip(id_list, corner_list, strict=True):
+        array = np.asarray(quad, np.float64)
+        if array.shape not in ((1, 4, 2), (4, 2), (4, 1, 2)):
+            raise ValueError(
+                f"marker {marker_id}: corners have shape {array.shape}; "
+                "expected (1, 4, 2) or (4, 2)"
+            )
+        markers.append(Marker(marker_id, array.reshape(4, 2)))
+    return markers
+
+
+def detect_markers(
+    image: Any, sheet: Sheet, settings: DetectorSettings | None = None
+) -> list[Marker]:
+    """The sheet's markers in ``image`` (grey or BGR uint8), ids the sheet does not list
+    left out. An id seen twice is returned twice; ``register`` refuses to choose."""
+    settings = settings or DetectorSettings()
+    frame = grey(image)
+    corners, ids, _rejected = _detector(sheet.dictionary, settings).detectMarkers(frame)
+    known = set(sheet.ids)
+    found = [m for m in markers_from_opencv(corners, ids) if m.id in known]
+    if not settings.edge_refinement:
+        return found
+    bits = dictionary_bits(sheet.dictionary)
+    return [Marker(m.id, refine_edges(frame, m.corners, bits, settings)) for m in found]
+
+
+#: Edge refinement's sampling: points along a side at most this far apart (px) and at
+#: most this many; profile samples across the edge this far apart (px).
+EDGE_POINT_SPACING_PX = 1.5
+EDGE_POINTS_MAX = 40
+EDGE_POINTS_MIN = 6
+EDGE_PROFILE_STEP_PX = 0.5
+
+
+def refine_edges(
+    frame: np.ndarray, corners: np.ndarray, bits: int, settings: DetectorSettings | None = None
+) -> np.ndarray:
+    """A marker's corners (4, 2) refined from its four outer edges: along the middle of
+    each side, where the profile across the edge crosses halfway between the black
+    border and the white quiet zone, a line fitted through those points, and the corners
+    where the lines meet. Returns ``corners`` unchanged when the edges are too faint,
+    too short, or the result strays (see ``DetectorSettings``). All four sides at once."""
+    settings = settings or DetectorSettings()
+    quad = np.asarray(corners, np.float64).reshape(4, 2)
+    sides = np.roll(quad, -1, axis=0) - quad  # side k runs from corner k to corner k + 1
+    lengths = np.hypot(sides[:, 0], sides[:, 1])
+    if lengths.min() < EDGE_POINTS_MIN:
+        return quad
+    module = lengths.mean() / (bits + 2)
+    # Across side k the black border is a module of the neighbouring sides' length.
+    depth = settings.edge_depth_modules * (np.roll(lengths, 1) + np.roll(lengths, -1)) / 2
+    depth /= bits + 2
+    # The patch around the marker as floats: sampling a uint8 image rounds to integers.
+    reach = depth.max() + 2
+    low = np.maximum(np.floor(quad.min(axis=0) - reach).astype(int), 0)
+    high = np.minimum(np.ceil(quad.max(axis=0) + reach).astype(int) + 1, frame.shape[1::-1])
+    if np.any(high - low < 2):
+        return quad
+    patch = frame[low[1] : high[1], low[0] : high[0]].astype(np.float32)
+    local = quad - low
+
+    along = sides / lengths[:, None]
+    normal = np.column_stack([along[:, 1], -along[:, 0]])
+    outward = np.sum((local + sides / 2 - local.mean(axis=0)) * normal, axis=1)
+    normal[outward < 0] *= -1  # outward, whichever way round the corners run
+    span = settings.edge_span
+    count = int(
+        np.clip(lengths.min() * span / EDGE_POINT_SPACING_PX, EDGE_POINTS_MIN, EDGE_POINTS_MAX)
+    )
+    steps = max(5, int(np.ceil(2 * depth.max() / EDGE_PROFILE_STEP_PX)) | 1)
+    u = np.linspace(-1.0, 1.0, steps)  # across the edge, in shares of each side's depth
+    t = np.linspace((1 - span) / 2, (1 + span) / 2, count)[None, :] * lengths[:, None]
+    base = local[:, None, :] + t[..., None] * along[:, None, :]  # (4, count, 2)
+    across = (u[None, :] * depth[:, None])[:, None, :, None] * normal[:, None, None, :]
+    where = (base[:, :, None, :] + across).astype(np.float32)  # (4, count, steps, 2)
+    profiles = cv2.remap(
+        patch,
+        where[..., 0].reshape(4 * count, steps),
+        where[..., 1].reshape(4 * count, steps),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).reshape(4, count, steps)
+    black = np.median(profiles[:, :, u < -0.5].reshape(4, -1), axis=1)
+    white = np.median(profiles[:, :, u > 0.5].reshape(4, -1), axis=1)
+    if np.any(white - black < settings.edge_min_contrast):
+        return quad
+    level = ((black + white) / 2)[:, None, None]
+    above = profiles >= level
+    rising = ~above[..., :-1] & above[..., 1:]
+    # On each profile, the rising crossing nearest the expected edge (u = 0).
+    distance = np.where(rising, np.abs(u[:-1] + u[1:]) / 2, np.inf)
+    j = np.argmin(distance, axis=2)[..., None]
+    ok = np.isfinite(np.take_along_axis(distance, j, 2)[..., 0])
+    if np.any(ok.sum(axis=1) < EDGE_POINTS_MIN):
+        return quad
+    a = np.take_along_axis(profiles, j, 2)[..., 0]
+    b = np.take_along_axis(profiles, j + 1, 2)[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(ok, (level[..., 0] - a) / (b - a), 0.0)
+    offset = (u[j[..., 0]] + share * (u[1] - u[0])) * depth[:, None]
+    points = base + offset[..., None] * normal[:, None, :]  # (4, count, 2)
+    # A least-squares line through each side's points: centroid and main direction.
+    weight = ok.astype(np.float64)
+    centroid = (points * weight[..., None]).sum(axis=1) / weight.sum(axis=1)[:, None]
+    spread = (points - centroid[:, None, :]) * np.sqrt(weight)[..., None]
+    _, vectors = np.linalg.eigh(np.einsum("kni,knj->kij", spread, spread))
+    direction = vectors[:, :, 1]  # the eigenvector of the largest eigenvalue
+    # Corner k where side k - 1 meets side k.
+    previous = np.roll(np.arange(4), 1)
+    matrices = np.stack([direction[previous], -direction], axis=2)  # (4, 2, 2)
+    if np.any(np.abs(np.linalg.det(matrices)) < 1e-6):
+        return quad
+    steps_along = np.linalg.solve(matrices, (centroid - centroid[previous])[..., None])[..., 0]
+    refined = centroid[previous] + steps_along[:, :1] * direction[previous]
+    if np.linalg.norm(refined - local, axis=1).max() > settings.edge_max_shift_modules * module:
+        return quad
+    return refined + low
+
+
+# --- registration ----------------------------------------------------------------------
+
+#: A registration's default quality bound: the RMS disagreement, in mm over the marker
+#: corners, beyond which the pose is refused. Marker corners are found to a fraction of a
+#: pixel (about half a millimetre on a 1280x720 view of a Gimmel board); a marker moved or
+#: stuck turned disagrees by several millimetres.
+MAX_RMS_MM = 2.0
+
+
+@dataclass(frozen=True, eq=False)
+class Registration:
+    """The board in one frame: ``homography`` maps board mm to image px (undistorted px
+    when there is a ``camera``). ``used`` are the marker ids it was fitted to, ``missing``
+    the sheet's ids not in view, ``rejected`` ids seen but left out (seen twice, or
+    disagreeing with the others); ``rms_mm`` is the quality figure, the RMS distance in
+    mm between the markers' corners on the board and where the fit puts them."""
+
+    sheet: Sheet
+    homography: np.ndarray
+    used: tuple[int, ...]
+    missing: tuple[int, ...]
+    rejected: tuple[int, ...]
+    rms_mm: float
+    marker_rms_mm: Mapping[int, float]
+    markers: tuple[Marker, ...]
+    camera: CameraModel | None = None
+    image_size: tuple[int, int] | None = None
+    inverse: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "inverse", np.linalg.inv(self.homography))
+
+    def to_image(self, points_mm: Any) -> np.ndarray:
+        """Board mm (N, 2) -> image px (N, 2) in the frame as the camera gave it."""
+        pts = _points(points_mm, "points_mm")
+        out = _apply(self.homography, pts)
+        return self.camera.distort(out) if self.camera is not None else out
+
+    def to_board(self, points_px: Any) -> np.ndarray:
+        """Image px (N, 2) in the frame as the camera gave it -> board mm (N, 2)."""
+        pts = _points(points_px, "points_px")
+        if self.camera is not None:
+            pts = self.camera.undistort(pts)
+        return _apply(self.inverse, pts)
+
+    def px_per_mm(self) -> float:
+        """The frame's scale at the grid's centre: image px per board mm (geometric mean
+        of the two directions). A cell is about ``cell_mm * px_per_mm()`` px wide."""
+        grid = self.sheet.grid
+        centre = np.array([grid.width_mm / 2, grid.height_mm / 2])
+        step = 1.0
+        a, bx, by = self.to_image(centre + np.array([[0, 0], [step, 0], [0, step]]))
+        jacobian = np.column_stack([bx - a, by - a]) / step
+        return math.sqrt(abs(float(np.linalg.det(jacobian))))
+
+    def summary(self) -> dict[str, Any]:
+        """The quality figures as JSON-ready data (for ``companion camera check``)."""
+        return {
+            "rms_mm": round(self.rms_mm, 3),
+            "markers_used": list(self.used),
+            "markers_missing": list(self.missing),
+            "markers_rejected": list(self.rejected),
+            "marker_rms_mm": {str(k): round(v, 3) for k, v in sorted(self.marker_rms_mm.items())},
+            "px_per_mm": round(self.px_per_mm(), 3),
+            "undistorted": self.camera is not None,
+        }
+
+
+def _points(points: Any, name: str) -> np.ndarray:
+    array = np.asarray(points, np.float64)
+    if array.size % 2 or array.ndim == 0:
+        raise ValueError(f"{name}: expected points (N, 2) (got shape {array.shape})")
+    return array.reshape(-1, 2)
+
+
+def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    homog = np.column_stack([points, np.ones(len(points))]) @ matrix.T
+    return homog[:, :2] / homog[:, 2:3]
+
+
+def register(
+    image: Any,
+    sheet: Sheet,
+    *,
+    camera: Any = None,
+    min_markers: int = 3,
+    max_rms_mm: float = MAX_RMS_MM,
+    settings: DetectorSettings | None = None,
+) -> Registration:
+    """The board's registration in ``image``, or ``BoardNotVisible``.
+
+    ``camera``: None, or intrinsics (see ``camera_model``); the frame's size must match
+    the calibration's when it names one. ``min_markers``: the fewest of the sheet's
+    markers that may register the board (three of four by default; two would fit a pose
+    with nothing left to check it). ``max_rms_mm``: the worst quality accepted."""
+    frame = grey(image)
+    model = camera_model(camera)
+    size = (frame.shape[1], frame.shape[0])
+    if model is not None and model.image_size is not None and model.image_size != size:
+        raise FrameError(
+            f"frame is {size[0]}x{size[1]} px but the camera calibration is for "
+            f"{model.image_size[0]}x{model.image_size[1]}: calibrate this camera mode"
+        )
+    found = detect_markers(frame, sheet, settings)
+    return register_markers(
+        found, sheet, camera=model, min_markers=min_markers, max_rms_mm=max_rms_mm, image_size=size
+    )
+
+
+def register_markers(
+    markers: Sequence[Marker],
+    sheet: Sheet,
+    *,
+    camera: Any = None,
+    min_markers: int = 3,
+    max_rms_mm: float = MAX_RMS_MM,
+    image_size: tuple[int, int] | None = None,
+) -> Registration:
+    """``register`` from markers already detected (unknown ids ignored, ids seen twice
+    left out). When the markers disagree and more than ``min_markers`` are in view, the
+    one that fits worst is left out (a marker moved or peeled off) while the rest agree."""
+    if min_markers < 1:
+        raise ValueError(f"min_markers: expected at least 1 (got {min_markers})")
+    model = camera_model(camera)
+    known = set(sheet.ids)
+    counts = Counter(m.id for m in markers if m.id in known)
+    duplicates = sorted(i for i, n in counts.items() if n > 1)
+    chosen = {m.id: m for m in markers if counts.get(m.id) == 1}
+    if len(chosen) < min_markers:
+        raise BoardNotVisible(sheet, list(chosen), min_markers, duplicates=duplicates)
+    image_pts = {i: m.corners for i, m in chosen.items()}
+    if model is not None:
+        image_pts = {i: model.undistort(c) for i, c in image_pts.items()}
+
+    ids = sorted(chosen)
+    left_out: list[int] = []
+    fit = _fit(sheet, ids, image_pts)
+    while (fit is None or fit[1] > max_rms_mm) and len(ids) > min_markers:
+        trials = [(_fit(sheet, [j for j in ids if j != i], image_pts), i) for i in ids]
+        trials = [(f, i) for f, i in trials if f is not None]
+        if not trials:
+            break
+        best, worst_id = min(trials, key=lambda t: t[0][1])
+        ids = [j for j in ids if j != worst_id]
+        left_out.append(worst_id)
+        fit = best
+    if fit is None:
+        raise BoardNotVisible(
+            sheet,
+            list(chosen),
+            min_markers,
+            duplicates=duplicates,
+            rms_mm=math.inf,
+            max_rms_mm=max_rms_mm,
+        )
+    homography, rms, per_marker = fit
+    if rms > max_rms_mm:
+        worst = max(per_marker.items(), key=lambda kv: kv[1])
+        raise BoardNotVisible(
+            sheet,
+            list(chosen),
+            min_markers,
+            duplicates=duplicates,
+            rms_mm=rms,
+            max_rms_mm=max_rms_mm,
+            worst=worst,
+        )
+    return Registration(
+        sheet=sheet,
+        homography=homography,
+        used=tuple(ids),
+        missing=tuple(i for i in sheet.ids if i not in chosen),
+        rejected=tuple(sorted([*duplicates, *left_out])),
+        rms_mm=rms,
+        marker_rms_mm=per_marker,
+        markers=tuple(chosen[i] for i in ids),
+        camera=model,
+        image_size=image_size,
+    )
+
+
+def _fit(
+    sheet: Sheet, ids: Sequence[int], image_pts: Mapping[int, np.ndarray]
+) -> tuple[np.ndarray, float, dict[int, float]] | None:
+    """Least-squares homography board mm -> px over the corners of ``ids``, its RMS error
+    in mm and each marker's; None when degenerate or folding the grid over the horizon."""
+    board = np.vstack([sheet.marker(i).corners() for i in ids])
+    image = np.vstack([image_pts[i] for i in ids])
+    homography, _ = cv2.findHomography(board, image, 0)
+    if homography is None or not np.isfinite(homography).all():
+        return None
+    try:
+        inverse = np.linalg.inv(homography)
+    except np.linalg.LinAlgError:
+        return None
+    w = np.column_stack([sheet.grid.corners(), np.ones(4)]) @ homography[2]
+    if not (np.all(w > 0) or np.all(w < 0)):
+        return None
+    back = _apply(inverse, image)
+    squared = np.sum((back - board) ** 2, axis=1)
+    per_marker = {i: float(math.sqrt(squared[4 * k : 4 * k + 4].mean())) for k, i in enumerate(ids)}
+    return homography, float(math.sqrt(squared.mean())), per_marker
+
+
+# --- the rectified board and its grid --------------------------------------------------
+
+#: ``rectify``'s defaults: 2 px per mm is 60 px across a 30 mm cell, more than a
+#: 1280x720 camera resolves; a 5 mm margin keeps the grid's edge lines in the picture.
+RECTIFIED_PX_PER_MM = 2.0
+RECTIFIED_MARGIN_MM = 5.0
+
+
+def rectified_size(sheet: Sheet, px_per_mm: float, margin_mm: float) -> tuple[int, int]:
+    """(width, height) in px of ``rectify``'s picture."""
+    grid = sheet.grid
+    return (
+        math.ceil((grid.width_mm + 2 * margin_mm) * px_per_mm),
+        math.ceil((grid.height_mm + 2 * margin_mm) * px_per_mm),
+    )
+
+
+def board_to_rectified(points_mm: Any, px_per_mm: float, margin_mm: float) -> np.ndarray:
+    """Board mm (N, 2) -> px in ``rectify``'s picture: ((x + margin) * px_per_mm, ...),
+    px at pixel centres as OpenCV counts them."""
+    return (_points(points_mm, "points_mm") + margin_mm) * px_per_mm
+
+
+def rectify(
+    image: np.ndarray,
+    registration: Registration,
+    px_per_mm: float = RECTIFIED_PX_PER_MM,
+    margin_mm: float = RECTIFIED_MARGIN_MM,
+    *,
+    interpolation: int = cv2.INTER_LINEAR,
+) -> np.ndarray:
+    """The board plane seen square-on: the grid and ``margin_mm`` around it at
+    ``px_per_mm``, so board point (x, y) mm lands at ``board_to_rectified``. One
+    perspective warp (one remap when the camera has distortion)."""
+    if not px_per_mm > 0 or not margin_mm >= 0:
+        raise ValueError(
+            f"rectify: px_per_mm > 0 and margin_mm >= 0 (got {px_per_mm}, {margin_mm})"
+        )
+    if not isinstance(image, np.ndarray) or image.size == 0:
+        raise FrameError(f"expected an image as a numpy array (got {type(image).__name__})")
+    size = rectified_size(registration.sheet, px_per_mm, margin_mm)
+    to_board = np.array(
+        [[1 / px_per_mm, 0, -margin_mm], [0, 1 / px_per_mm, -margin_mm], [0, 0, 1]], np.float64
+    )
+    out_to_image = registration.homography @ to_board
+    if registration.camera is None:
+        return cv2.warpPerspective(
+            image,
+            out_to_image,
+            size,
+            flags=interpolation | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_CONSTANT,
+        )
+    u, v = np.meshgrid(np.arange(size[0], dtype=np.float64), np.arange(size[1], dtype=np.float64))
+    undistorted = _apply(out_to_image, np.column_stack([u.ravel(), v.ravel()]))
+    source = (
+        registration.camera.distort(undistorted).astype(np.float32).reshape(size[1], size[0], 2)
+    )
+    return cv2.remap(image, source, None, interpolation, borderMode=cv2.BORDER_CONSTANT)
+
+
+def grid_points(sheet: Sheet) -> np.ndarray:
+    """The grid's line crossings in board mm, shape (rows + 1, columns + 1, 2)."""
+    g = sheet.grid
+    xs = np.arange(g.columns + 1) * g.cell_width_mm
+    ys = np.arange(g.rows + 1) * g.cell_height_mm
+    x, y = np.meshgrid(xs, ys)
+    return np.stack([x, y], axis=-1)
+
+
+def cell_centres(sheet: Sheet) -> np.ndarray:
+    """Each cell's centre in board mm, shape (rows, columns, 2); [0, 0] is the top-left
+    cell as the sheet shows the board (for Gimmel: column a, the last row)."""
+    g = sheet.grid
+    xs = (np.arange(g.columns) + 0.5) * g.cell_width_mm
+    ys = (np.arange(g.rows) + 0.5) * g.cell_height_mm
+    x, y = np.meshgrid(xs, ys)
+    return np.stack([x, y], axis=-1)
+
+
+def cell_boxes(
+    sheet: Sheet,
+    px_per_mm: float = RECTIFIED_PX_PER_MM,
+    margin_mm: float = RECTIFIED_MARGIN_MM,
+    inset_mm: float = 0.0,
+) -> np.ndarray:
+    """Each cell's box in ``rectify``'s picture as whole px (x0, y0, x1, y1), shape (rows,
+    columns, 4), for ``picture[y0:y1, x0:x1]``; ``inset_mm`` trims each side (the grid's
+    lines, a piece's shadow)."""
+    g = sheet.grid
+    if not 0 <= 2 * inset_mm < min(g.cell_width_mm, g.cell_height_mm):
+        raise ValueError(f"inset_mm: expected less than half a cell (got {inset_mm})")
+    x0 = np.arange(g.columns) * g.cell_width_mm + inset_mm
+    y0 = np.arange(g.rows) * g.cell_height_mm + inset_mm
+    x1 = x0 + g.cell_width_mm - 2 * inset_mm
+    y1 = y0 + g.cell_height_mm - 2 * inset_mm
+
+    def px(mm: np.ndarray) -> np.ndarray:
+        return np.rint((mm + margin_mm) * px_per_mm).astype(np.int64)
+
+    boxes = np.zeros((g.rows, g.columns, 4), np.int64)
+    boxes[..., 0] = px(x0)[None, :]
+    boxes[..., 2] = px(x1)[None, :]
+    boxes[..., 1] = px(y0)[:, None]
+    boxes[..., 3] = px(y1)[:, None]
+    return boxes
+
+
+def draw_grid(
+    picture: np.ndarray,
+    sheet: Sheet,
+    px_per_mm: float = RECTIFIED_PX_PER_MM,
+    margin_mm: float = RECTIFIED_MARGIN_MM,
+    *,
+    colour: tuple[int, int, int] = (0, 255, 0),
+    thickness: int = 1,
+) -> np.ndarray:
+    """A BGR copy of ``rectify``'s picture with the sheet's grid drawn over it: where the
+    grid lines should be. Lines that miss the board's own show a wrong sheet or camera."""
+    out = cv2.cvtColor(picture, cv2.COLOR_GRAY2BGR) if picture.ndim == 2 else picture.copy()
+    points = board_to_rectified(grid_points(sheet).reshape(-1, 2), px_per_mm, margin_mm)
+    points = (
+        np.rint(points).astype(np.int32).reshape(sheet.grid.rows + 1, sheet.grid.columns + 1, 2)
+    )
+    for row in points:
+        cv2.line(
+            out, tuple(int(v) for v in row[0]), tuple(int(v) for v in row[-1]), colour, thickness
+        )
+    for column in points.transpose(1, 0, 2):
+        cv2.line(
+            out,
+            tuple(int(v) for v in column[0]),
+            tuple(int(v) for v in column[-1]),
+            colour,
+            thickness,
+        )
+    return out
