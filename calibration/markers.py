@@ -17,7 +17,6 @@ as "ss" (``_unicode_text`` tells which).
 
 from __future__ import annotations
 
-import functools
 import math
 import struct
 import zlib
@@ -270,16 +269,10 @@ def _bits(sheet: Sheet, marker_id: int) -> np.ndarray:
     return (np.asarray(image).reshape(cells, cells) > 127).astype(np.uint8)
 
 
-@functools.cache
 def _unicode_text() -> bool:
-    """Whether this OpenCV's ``putText`` draws "ä" (OpenCV 5), rather than "?" (4.x)."""
-
-    def draw(text: str) -> np.ndarray:
-        canvas = np.zeros((40, 40), np.uint8)
-        cv2.putText(canvas, text, (5, 30), _FONT, 1.0, 255, 1)
-        return canvas
-
-    return not np.array_equal(draw("ä"), draw("?"))
+    """Whether this OpenCV's ``putText`` draws UTF-8 (OpenCV 5's own font) rather than
+    only ASCII (OpenCV 4's Hershey fonts, which draw "?" for an umlaut)."""
+    return int(cv2.__version__.split(".")[0]) >= 5
 
 
 def _plain(words: str) -> tuple[str, list[int]]:

@@ -69,7 +69,12 @@ class BoardNotVisible(ValueError):
         total = len(sheet.ids)
         seen_words = f" (ids {_ids(self.seen)})" if self.seen else ""
         missing_words = f"; missing {_ids(self.missing)}" if self.missing else ""
-        if rms_mm is None:
+        if rms_mm is not None and not math.isfinite(rms_mm):
+            message = (
+                f"board not visible: the {len(self.seen)} markers seen{seen_words} give no "
+                f"pose with the board in front of the camera{missing_words}"
+            )
+        elif rms_mm is None:
             message = (
                 f"board not visible: saw {len(self.seen)} of the sheet's {total} markers"
                 f"{seen_words}{missing_words}; need at least {needed}"

@@ -198,3 +198,12 @@ def test_instructions_in_english_and_german(sheet: Sheet) -> None:
     en, de = general_instructions(sheet, "cut-out")
     assert "100 %" in en and "100 mm" in en and "White's edge" in en
     assert "Originalgröße" in de and "Weiß" in de
+
+
+def test_umlauts_without_a_unicode_font(monkeypatch: pytest.MonkeyPatch, sheet: Sheet) -> None:
+    """OpenCV 4's Hershey fonts are ASCII: umlauts become the vowel with two dots."""
+    from calibration import markers
+
+    monkeypatch.setattr(markers, "_unicode_text", lambda: False)
+    assert markers._plain("Größe „Weiß“ – über") == ('Grosse "Weiss" - uber', [2, 17])
+    assert sheet_image(sheet, dpi=72).shape == (842, 595)
