@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/playout_throughput.py
 	$(BIN)/python benchmarks/serial_link.py
 	$(BIN)/python benchmarks/live_latency.py
+	$(BIN)/python benchmarks/registration.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
