@@ -82,3 +82,25 @@ def test_camera_check_says_when_the_board_is_not_visible(tmp_path, sheet, capsys
                  str(tmp_path / "check.png")])  # fmt: skip
     out = capsys.readouterr().out
     assert code == 1 and "board not visible" in out and (tmp_path / "check.png").exists()
+
+
+def test_camera_check_refuses_a_calibration_of_another_camera(
+    tmp_path, sheet, opencv_calib_left, capsys
+):
+    """A calibration made at 640x480 does not fit 1280x720 frames: said, not guessed."""
+    photos = sorted(str(p) for p in opencv_calib_left.glob("left*.jpg"))
+    camera_file = tmp_path / "camera.json"
+    assert main(["calibrate", "camera", *photos, "--pattern", "9x6", "--square-mm", "25",
+                 "--out", str(camera_file), "--json"]) == 0  # fmt: skip
+    capsys.readouterr()
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    photo_file(folder / "frame1.png", sheet, {}, 6)
+    code = main(["camera", "check", "gimmel", "--source", f"folder:{folder}", "--calibration",
+                 str(camera_file), "--out", str(tmp_path / "c.png")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "1280x720" in err and "640x480" in err
+    camera_file.write_text(camera_file.read_text().replace('"version": 1', '"version": 7'))
+    code = main(["camera", "check", "gimmel", "--source", f"folder:{folder}", "--calibration",
+                 str(camera_file), "--out", str(tmp_path / "c.png")])  # fmt: skip
+    assert code == 2 and "version" in capsys.readouterr().err
