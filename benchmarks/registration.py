@@ -21,13 +21,8 @@ import time
 import cv2
 import numpy as np
 
-from calibration.registration import (
-    BoardNotVisible,
-    detect_markers,
-    grid_points,
-    rectify,
-    register_markers,
-)
+from calibration.board_plane import grid_points, rectify
+from calibration.registration import BoardNotVisible, detect_markers, register_markers
 from calibration.sheet import Sheet, load_sheet
 
 FRAME = (1280, 720)

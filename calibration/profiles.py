@@ -4,7 +4,7 @@ through their camera, learnt from two photos, the only way appearance reaches a 
 The user photographs the empty board, then the game's documented reference set-up
 (``calibration/setups/GAME.toml``: each kind of piece of each colour on known squares),
 both with the markers in view. For each photo the board is registered from its markers,
-seen square-on (``registration.rectify``) and corrected to neutral light from the markers'
+seen square-on (``board_plane.rectify``) and corrected to neutral light from the markers'
 white quiet zones. Then:
 
 - every square's empty appearance (its mean colour and texture in CIE Lab) is kept, so a
@@ -33,8 +33,9 @@ import cv2
 import numpy as np
 
 from calibration import colour
-from calibration.registration import Registration, cell_boxes, register
-from calibration.registration import rectify as rectify_board
+from calibration.board_plane import cell_boxes
+from calibration.board_plane import rectify as rectify_board
+from calibration.registration import Registration, register
 from calibration.sheet import Sheet
 
 VERSION = 1
@@ -94,7 +95,7 @@ def load_setup(game: str, path: str | Path | None = None) -> SetUp:
 
 def square_cell(sheet: Sheet, name: str) -> tuple[int, int]:
     """A square's (row, column) index in the sheet's grid picture, whose top-left is the
-    last row's column a (``registration.cell_centres``)."""
+    last row's column a (``board_plane.cell_centres``)."""
     from rules.grid import Square
 
     try:

@@ -11,10 +11,12 @@ never gets a guessed pose.
 With a camera model (intrinsics and distortion from ``companion calibrate camera``) the
 detected corners are undistorted first, so that a wide lens's bent lines do not bend the
 board; the homography then maps board mm to *undistorted* pixels, and ``to_image``,
-``to_board`` and ``rectify`` take the distortion into account.
+``to_board`` and ``calibration.board_plane.rectify`` take the distortion into account.
 
-The readers cut cells out of the rectified board (``rectify``, ``cell_boxes``); the
-camera check draws the grid over it (``draw_grid``) and prints ``Registration.summary``.
+Detection refines each marker's corners from its outer edges (``calibration.edges``).
+What the readers and the camera check make of a registration, the board seen square-on
+and its grid, is ``calibration.board_plane``; the camera check prints
+``Registration.summary``.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from calibration.edges import refine_edges
 from calibration.sheet import Sheet, dictionary_bits
 
 #: ArUco's corner refinement methods by the names ``DetectorSettings`` uses.
@@ -122,11 +125,9 @@ class DetectorSettings:
       window (px), iterations and accuracy (px).
 
     Then, ours: ``edge_refinement`` fits a straight line to each of a marker's four outer
-    edges and takes the corners where they meet (``refine_edges``). ArUco's corner
-    refinement puts a blurred corner some 0.3 px inside the marker; the edges' middles are
-    not rounded by blur, and a line through dozens of sub-pixel edge points is about ten
-    times more precise. That matters most when one marker is covered: three markers in
-    three corners of a 60 cm board fix the fourth corner only through their own shape.
+    edges and takes the corners where they meet (``calibration.edges.refine_edges``, which
+    says why: about ten times more precise than ArUco's corners, which matters most when
+    one marker is covered).
 
     - ``edge_span``: the middle share of each side sampled (the ends are rounded).
     - ``edge_depth_modules``: how far across the edge each profile reaches, in marker
@@ -341,99 +342,6 @@ def detect_markers(
     return [Marker(m.id, refine_edges(frame, m.corners, bits, settings)) for m in found]
 
 
-#: Edge refinement's sampling: points along a side at most this far apart (px) and at
-#: most this many; profile samples across the edge this far apart (px).
-EDGE_POINT_SPACING_PX = 1.5
-EDGE_POINTS_MAX = 40
-EDGE_POINTS_MIN = 6
-EDGE_PROFILE_STEP_PX = 0.5
-
-
-def refine_edges(
-    frame: np.ndarray, corners: np.ndarray, bits: int, settings: DetectorSettings | None = None
-) -> np.ndarray:
-    """A marker's corners (4, 2) refined from its four outer edges: along the middle of
-    each side, where the profile across the edge crosses halfway between the black
-    border and the white quiet zone, a line fitted through those points, and the corners
-    where the lines meet. Returns ``corners`` unchanged when the edges are too faint,
-    too short, or the result strays (see ``DetectorSettings``). All four sides at once."""
-    settings = settings or DetectorSettings()
-    quad = np.asarray(corners, np.float64).reshape(4, 2)
-    sides = np.roll(quad, -1, axis=0) - quad  # side k runs from corner k to corner k + 1
-    lengths = np.hypot(sides[:, 0], sides[:, 1])
-    if lengths.min() < EDGE_POINTS_MIN:
-        return quad
-    module = lengths.mean() / (bits + 2)
-    # Across side k the black border is a module of the neighbouring sides' length.
-    depth = settings.edge_depth_modules * (np.roll(lengths, 1) + np.roll(lengths, -1)) / 2
-    depth /= bits + 2
-    # The patch around the marker as floats: sampling a uint8 image rounds to integers.
-    reach = depth.max() + 2
-    low = np.maximum(np.floor(quad.min(axis=0) - reach).astype(int), 0)
-    high = np.minimum(np.ceil(quad.max(axis=0) + reach).astype(int) + 1, frame.shape[1::-1])
-    if np.any(high - low < 2):
-        return quad
-    patch = frame[low[1] : high[1], low[0] : high[0]].astype(np.float32)
-    local = quad - low
-
-    along = sides / lengths[:, None]
-    normal = np.column_stack([along[:, 1], -along[:, 0]])
-    outward = np.sum((local + sides / 2 - local.mean(axis=0)) * normal, axis=1)
-    normal[outward < 0] *= -1  # outward, whichever way round the corners run
-    span = settings.edge_span
-    count = int(
-        np.clip(lengths.min() * span / EDGE_POINT_SPACING_PX, EDGE_POINTS_MIN, EDGE_POINTS_MAX)
-    )
-    steps = max(5, int(np.ceil(2 * depth.max() / EDGE_PROFILE_STEP_PX)) | 1)
-    u = np.linspace(-1.0, 1.0, steps)  # across the edge, in shares of each side's depth
-    t = np.linspace((1 - span) / 2, (1 + span) / 2, count)[None, :] * lengths[:, None]
-    base = local[:, None, :] + t[..., None] * along[:, None, :]  # (4, count, 2)
-    across = (u[None, :] * depth[:, None])[:, None, :, None] * normal[:, None, None, :]
-    where = (base[:, :, None, :] + across).astype(np.float32)  # (4, count, steps, 2)
-    profiles = cv2.remap(
-        patch,
-        where[..., 0].reshape(4 * count, steps),
-        where[..., 1].reshape(4 * count, steps),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    ).reshape(4, count, steps)
-    black = np.median(profiles[:, :, u < -0.5].reshape(4, -1), axis=1)
-    white = np.median(profiles[:, :, u > 0.5].reshape(4, -1), axis=1)
-    if np.any(white - black < settings.edge_min_contrast):
-        return quad
-    level = ((black + white) / 2)[:, None, None]
-    above = profiles >= level
-    rising = ~above[..., :-1] & above[..., 1:]
-    # On each profile, the rising crossing nearest the expected edge (u = 0).
-    distance = np.where(rising, np.abs(u[:-1] + u[1:]) / 2, np.inf)
-    j = np.argmin(distance, axis=2)[..., None]
-    ok = np.isfinite(np.take_along_axis(distance, j, 2)[..., 0])
-    if np.any(ok.sum(axis=1) < EDGE_POINTS_MIN):
-        return quad
-    a = np.take_along_axis(profiles, j, 2)[..., 0]
-    b = np.take_along_axis(profiles, j + 1, 2)[..., 0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        share = np.where(ok, (level[..., 0] - a) / (b - a), 0.0)
-    offset = (u[j[..., 0]] + share * (u[1] - u[0])) * depth[:, None]
-    points = base + offset[..., None] * normal[:, None, :]  # (4, count, 2)
-    # A least-squares line through each side's points: centroid and main direction.
-    weight = ok.astype(np.float64)
-    centroid = (points * weight[..., None]).sum(axis=1) / weight.sum(axis=1)[:, None]
-    spread = (points - centroid[:, None, :]) * np.sqrt(weight)[..., None]
-    _, vectors = np.linalg.eigh(np.einsum("kni,knj->kij", spread, spread))
-    direction = vectors[:, :, 1]  # the eigenvector of the largest eigenvalue
-    # Corner k where side k - 1 meets side k.
-    previous = np.roll(np.arange(4), 1)
-    matrices = np.stack([direction[previous], -direction], axis=2)  # (4, 2, 2)
-    if np.any(np.abs(np.linalg.det(matrices)) < 1e-6):
-        return quad
-    steps_along = np.linalg.solve(matrices, (centroid - centroid[previous])[..., None])[..., 0]
-    refined = centroid[previous] + steps_along[:, :1] * direction[previous]
-    if np.linalg.norm(refined - local, axis=1).max() > settings.edge_max_shift_modules * module:
-        return quad
-    return refined + low
-
-
 # --- registration ----------------------------------------------------------------------
 
 #: A registration's default quality bound: the RMS disagreement, in mm over the marker
@@ -468,16 +376,16 @@ class Registration:
 
     def to_image(self, points_mm: Any) -> np.ndarray:
         """Board mm (N, 2) -> image px (N, 2) in the frame as the camera gave it."""
-        pts = _points(points_mm, "points_mm")
-        out = _apply(self.homography, pts)
+        pts = as_points(points_mm, "points_mm")
+        out = apply_homography(self.homography, pts)
         return self.camera.distort(out) if self.camera is not None else out
 
     def to_board(self, points_px: Any) -> np.ndarray:
         """Image px (N, 2) in the frame as the camera gave it -> board mm (N, 2)."""
-        pts = _points(points_px, "points_px")
+        pts = as_points(points_px, "points_px")
         if self.camera is not None:
             pts = self.camera.undistort(pts)
-        return _apply(self.inverse, pts)
+        return apply_homography(self.inverse, pts)
 
     def px_per_mm(self) -> float:
         """The frame's scale at the grid's centre: image px per board mm (geometric mean
@@ -502,14 +410,16 @@ class Registration:
         }
 
 
-def _points(points: Any, name: str) -> np.ndarray:
+def as_points(points: Any, name: str) -> np.ndarray:
+    """``points`` as a float array (N, 2); ``ValueError`` naming ``name`` otherwise."""
     array = np.asarray(points, np.float64)
     if array.size % 2 or array.ndim == 0:
         raise ValueError(f"{name}: expected points (N, 2) (got shape {array.shape})")
     return array.reshape(-1, 2)
 
 
-def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+def apply_homography(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """A 3x3 homography applied to points (N, 2)."""
     homog = np.column_stack([points, np.ones(len(points))]) @ matrix.T
     return homog[:, :2] / homog[:, 2:3]
 
@@ -632,146 +542,7 @@ def _fit(
     w = np.column_stack([sheet.grid.corners(), np.ones(4)]) @ homography[2]
     if not (np.all(w > 0) or np.all(w < 0)):
         return None
-    back = _apply(inverse, image)
+    back = apply_homography(inverse, image)
     squared = np.sum((back - board) ** 2, axis=1)
     per_marker = {i: float(math.sqrt(squared[4 * k : 4 * k + 4].mean())) for k, i in enumerate(ids)}
     return homography, float(math.sqrt(squared.mean())), per_marker
-
-
-# --- the rectified board and its grid --------------------------------------------------
-
-#: ``rectify``'s defaults: 2 px per mm is 60 px across a 30 mm cell, more than a
-#: 1280x720 camera resolves; a 5 mm margin keeps the grid's edge lines in the picture.
-RECTIFIED_PX_PER_MM = 2.0
-RECTIFIED_MARGIN_MM = 5.0
-
-
-def rectified_size(sheet: Sheet, px_per_mm: float, margin_mm: float) -> tuple[int, int]:
-    """(width, height) in px of ``rectify``'s picture."""
-    grid = sheet.grid
-    return (
-        math.ceil((grid.width_mm + 2 * margin_mm) * px_per_mm),
-        math.ceil((grid.height_mm + 2 * margin_mm) * px_per_mm),
-    )
-
-
-def board_to_rectified(points_mm: Any, px_per_mm: float, margin_mm: float) -> np.ndarray:
-    """Board mm (N, 2) -> px in ``rectify``'s picture: ((x + margin) * px_per_mm, ...),
-    px at pixel centres as OpenCV counts them."""
-    return (_points(points_mm, "points_mm") + margin_mm) * px_per_mm
-
-
-def rectify(
-    image: np.ndarray,
-    registration: Registration,
-    px_per_mm: float = RECTIFIED_PX_PER_MM,
-    margin_mm: float = RECTIFIED_MARGIN_MM,
-    *,
-    interpolation: int = cv2.INTER_LINEAR,
-) -> np.ndarray:
-    """The board plane seen square-on: the grid and ``margin_mm`` around it at
-    ``px_per_mm``, so board point (x, y) mm lands at ``board_to_rectified``. One
-    perspective warp (one remap when the camera has distortion)."""
-    if not px_per_mm > 0 or not margin_mm >= 0:
-        raise ValueError(
-            f"rectify: px_per_mm > 0 and margin_mm >= 0 (got {px_per_mm}, {margin_mm})"
-        )
-    if not isinstance(image, np.ndarray) or image.size == 0:
-        raise FrameError(f"expected an image as a numpy array (got {type(image).__name__})")
-    size = rectified_size(registration.sheet, px_per_mm, margin_mm)
-    to_board = np.array(
-        [[1 / px_per_mm, 0, -margin_mm], [0, 1 / px_per_mm, -margin_mm], [0, 0, 1]], np.float64
-    )
-    out_to_image = registration.homography @ to_board
-    if registration.camera is None:
-        return cv2.warpPerspective(
-            image,
-            out_to_image,
-            size,
-            flags=interpolation | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_CONSTANT,
-        )
-    u, v = np.meshgrid(np.arange(size[0], dtype=np.float64), np.arange(size[1], dtype=np.float64))
-    undistorted = _apply(out_to_image, np.column_stack([u.ravel(), v.ravel()]))
-    source = (
-        registration.camera.distort(undistorted).astype(np.float32).reshape(size[1], size[0], 2)
-    )
-    return cv2.remap(image, source, None, interpolation, borderMode=cv2.BORDER_CONSTANT)
-
-
-def grid_points(sheet: Sheet) -> np.ndarray:
-    """The grid's line crossings in board mm, shape (rows + 1, columns + 1, 2)."""
-    g = sheet.grid
-    xs = np.arange(g.columns + 1) * g.cell_width_mm
-    ys = np.arange(g.rows + 1) * g.cell_height_mm
-    x, y = np.meshgrid(xs, ys)
-    return np.stack([x, y], axis=-1)
-
-
-def cell_centres(sheet: Sheet) -> np.ndarray:
-    """Each cell's centre in board mm, shape (rows, columns, 2); [0, 0] is the top-left
-    cell as the sheet shows the board (for Gimmel: column a, the last row)."""
-    g = sheet.grid
-    xs = (np.arange(g.columns) + 0.5) * g.cell_width_mm
-    ys = (np.arange(g.rows) + 0.5) * g.cell_height_mm
-    x, y = np.meshgrid(xs, ys)
-    return np.stack([x, y], axis=-1)
-
-
-def cell_boxes(
-    sheet: Sheet,
-    px_per_mm: float = RECTIFIED_PX_PER_MM,
-    margin_mm: float = RECTIFIED_MARGIN_MM,
-    inset_mm: float = 0.0,
-) -> np.ndarray:
-    """Each cell's box in ``rectify``'s picture as whole px (x0, y0, x1, y1), shape (rows,
-    columns, 4), for ``picture[y0:y1, x0:x1]``; ``inset_mm`` trims each side (the grid's
-    lines, a piece's shadow)."""
-    g = sheet.grid
-    if not 0 <= 2 * inset_mm < min(g.cell_width_mm, g.cell_height_mm):
-        raise ValueError(f"inset_mm: expected less than half a cell (got {inset_mm})")
-    x0 = np.arange(g.columns) * g.cell_width_mm + inset_mm
-    y0 = np.arange(g.rows) * g.cell_height_mm + inset_mm
-    x1 = x0 + g.cell_width_mm - 2 * inset_mm
-    y1 = y0 + g.cell_height_mm - 2 * inset_mm
-
-    def px(mm: np.ndarray) -> np.ndarray:
-        return np.rint((mm + margin_mm) * px_per_mm).astype(np.int64)
-
-    boxes = np.zeros((g.rows, g.columns, 4), np.int64)
-    boxes[..., 0] = px(x0)[None, :]
-    boxes[..., 2] = px(x1)[None, :]
-    boxes[..., 1] = px(y0)[:, None]
-    boxes[..., 3] = px(y1)[:, None]
-    return boxes
-
-
-def draw_grid(
-    picture: np.ndarray,
-    sheet: Sheet,
-    px_per_mm: float = RECTIFIED_PX_PER_MM,
-    margin_mm: float = RECTIFIED_MARGIN_MM,
-    *,
-    colour: tuple[int, int, int] = (0, 255, 0),
-    thickness: int = 1,
-) -> np.ndarray:
-    """A BGR copy of ``rectify``'s picture with the sheet's grid drawn over it: where the
-    grid lines should be. Lines that miss the board's own show a wrong sheet or camera."""
-    out = cv2.cvtColor(picture, cv2.COLOR_GRAY2BGR) if picture.ndim == 2 else picture.copy()
-    points = board_to_rectified(grid_points(sheet).reshape(-1, 2), px_per_mm, margin_mm)
-    points = (
-        np.rint(points).astype(np.int32).reshape(sheet.grid.rows + 1, sheet.grid.columns + 1, 2)
-    )
-    for row in points:
-        cv2.line(
-            out, tuple(int(v) for v in row[0]), tuple(int(v) for v in row[-1]), colour, thickness
-        )
-    for column in points.transpose(1, 0, 2):
-        cv2.line(
-            out,
-            tuple(int(v) for v in column[0]),
-            tuple(int(v) for v in column[-1]),
-            colour,
-            thickness,
-        )
-    return out

@@ -116,8 +116,9 @@ def camera_check(
     Exit status 1 when the board is not visible (the picture then shows the frame)."""
     import cv2
 
+    from calibration.board_plane import draw_grid, rectify
     from calibration.camera import CameraCalibration
-    from calibration.registration import BoardNotVisible, draw_grid, rectify, register
+    from calibration.registration import BoardNotVisible, register
     from calibration.sheet import load_sheet
     from vision.sources import open_source
 

@@ -36,8 +36,9 @@ A camera that disappears (unplugged, a loose cable, the driver crashing) is repo
 with the next sequence number. Files and folders are read in order on demand: they are
 replay sources for tests, benchmarks and the demo.
 
-Frames are read-only numpy arrays (BGR, uint8), because one frame may go to several
-readers; copy one before drawing on it.
+What a source hands out and the interface every kind offers are ``vision.frame``; the
+replay sources are ``vision.replay``; this module holds the specs, the live cameras and
+``open_source``, which turns a spec into either kind.
 """
 
 from __future__ import annotations
@@ -45,10 +46,9 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -58,12 +58,10 @@ from urllib.parse import parse_qsl
 import cv2
 import numpy as np
 
-log = logging.getLogger(__name__)
+from vision.frame import Frame, FrameSource, NoFrame, SourceClosed, SourceError, as_bgr
+from vision.replay import ImageFolderSource, VideoFileSource
 
-#: The file name endings a folder source reads (lower case); other files are ignored.
-IMAGE_SUFFIXES = frozenset(
-    {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".ppm", ".pgm", ".pnm"}
-)
+log = logging.getLogger(__name__)
 
 #: What each scheme accepts after ``?``.
 OPTIONS: dict[str, frozenset[str]] = {
@@ -81,75 +79,8 @@ PICAMERA2_MISSING = (
 )
 
 
-class SourceError(ValueError):
-    """A frame source cannot be opened or read; the message names the spec."""
-
-
-class NoFrame(SourceError):
-    """No new frame arrived within the time asked for (the camera may be down)."""
-
-
-class EndOfSource(SourceError):
-    """A file or folder without ``loop`` has no more frames."""
-
-
-class SourceClosed(SourceError):
-    """The source was closed."""
-
-
 class PicameraMissing(SourceError):
     """``picamera2`` was chosen but the module cannot be imported."""
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One picture: ``image`` (BGR, uint8, read-only), its sequence number in its source
-    (1, 2, ...; a gap means frames were dropped), its capture time on the source's
-    clock, and where it came from (the device, or the file's name)."""
-
-    image: np.ndarray
-    seq: int
-    captured: float
-    origin: str
-
-    def age(self, now: float) -> float:
-        """Seconds since capture, ``now`` being a reading of the same clock."""
-        return now - self.captured
-
-    @property
-    def size(self) -> tuple[int, int]:
-        """(width, height) in pixels."""
-        return int(self.image.shape[1]), int(self.image.shape[0])
-
-
-class FrameSource:
-    """Where frames come from. Use as a context manager, or call :meth:`close`."""
-
-    spec: str
-    clock: Callable[[], float]
-
-    def latest(self, timeout: float = 1.0, *, allow_repeat: bool = False) -> Frame:
-        """The newest frame. Waits up to ``timeout`` seconds for one that was not handed
-        out before (``NoFrame`` after that); with ``allow_repeat`` the newest is returned
-        at once even if it was. Replay sources read their next frame instead of waiting
-        (``EndOfSource`` at the end)."""
-        raise NotImplementedError
-
-    def health(self) -> dict[str, Any]:
-        """JSON-ready state: ``up``, ``frames`` (captured), ``delivered``, ``drops``,
-        ``reopens``, ``problem`` (the last one, or None), ``age`` of the newest frame in
-        seconds, ``size`` [width, height], and the kind's own fields."""
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """Stop reading and release the device or file. Safe to call twice."""
-        raise NotImplementedError
-
-    def __enter__(self) -> FrameSource:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 # --- specs ----------------------------------------------------------------------------
@@ -268,20 +199,6 @@ class LiveSettings:
     def __post_init__(self) -> None:
         if self.fail_after < 1 or self.reopen_delay <= 0 or self.reopen_max < self.reopen_delay:
             raise SourceError(f"live source settings {self!r}: need fail_after >= 1 and delays > 0")
-
-
-def as_bgr(image: object) -> np.ndarray | None:
-    """A capture's image as BGR uint8 (grey and BGRA converted), or None if it is not an
-    8-bit image at all."""
-    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.size == 0:
-        return None
-    if image.ndim == 2 or (image.ndim == 3 and image.shape[2] == 1):
-        return cv2.cvtColor(image.reshape(image.shape[:2]), cv2.COLOR_GRAY2BGR)
-    if image.ndim == 3 and image.shape[2] == 4:
-        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    if image.ndim == 3 and image.shape[2] == 3:
-        return np.ascontiguousarray(image)
-    return None
 
 
 class LiveSource(FrameSource):
@@ -587,182 +504,6 @@ def _camera_settings(spec: SourceSpec) -> CameraSettings:
     if (width is None) != (height is None):
         raise SourceError(f"frame source {spec.text!r}: give both width and height, or neither")
     return CameraSettings(spec.scheme, device, width, height, _positive(spec, "fps", float), fourcc)
-
-
-# --- replay sources -------------------------------------------------------------------
-
-
-class _ReplaySource(FrameSource):
-    """Frames read on demand, in order; shared by the file and folder sources."""
-
-    kind = "replay"
-
-    def __init__(self, spec: str, *, loop: bool, clock: Callable[[], float]) -> None:
-        self.spec, self.loop, self.clock = spec, loop, clock
-        self._lock = threading.Lock()
-        self._seq = 0
-        self._last: Frame | None = None
-        self._loops = 0
-        self._ended = False
-        self._closed = False
-        self._problem: str | None = None
-
-    def _next_image(self) -> tuple[np.ndarray, str] | None:
-        """The next image and its origin, or None at the end of a pass."""
-        raise NotImplementedError
-
-    def _rewind(self) -> None:
-        raise NotImplementedError
-
-    def latest(self, timeout: float = 1.0, *, allow_repeat: bool = False) -> Frame:
-        with self._lock:
-            if self._closed:
-                raise SourceClosed(f"frame source {self.spec!r}: closed")
-            if allow_repeat and self._last is not None:
-                return self._last
-            if self._ended:
-                raise EndOfSource(f"frame source {self.spec!r}: no more frames after {self._seq}")
-            got = self._next_image()
-            if got is None and self.loop and self._last is not None:
-                self._rewind()
-                self._loops += 1
-                got = self._next_image()
-            if got is None:
-                self._ended = True
-                raise EndOfSource(
-                    f"frame source {self.spec!r}: no more frames after {self._seq}"
-                    + (f" ({self._problem})" if self._problem else "")
-                )
-            image, origin = got
-            image.flags.writeable = False
-            self._seq += 1
-            self._last = Frame(image, self._seq, self.clock(), origin)
-            return self._last
-
-    def health(self) -> dict[str, Any]:
-        with self._lock:
-            last = self._last
-            return {
-                "source": self.spec,
-                "kind": self.kind,
-                "up": not (self._ended or self._closed),
-                "frames": self._seq,
-                "delivered": self._seq,
-                "drops": 0,
-                "reopens": 0,
-                "loops": self._loops,
-                "problem": self._problem,
-                "age": last.age(self.clock()) if last is not None else None,
-                "size": list(last.size) if last is not None else None,
-            }
-
-
-class VideoFileSource(_ReplaySource):
-    """A video file through OpenCV, frame by frame."""
-
-    kind = "file"
-
-    def __init__(
-        self, spec: str, path: Path, *, loop: bool, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        super().__init__(spec, loop=loop, clock=clock)
-        if not path.is_file():
-            raise SourceError(f"frame source {spec!r}: no video file at {str(path)!r}")
-        self.path = path
-        self._capture = self._open()
-
-    def _open(self) -> cv2.VideoCapture:
-        capture = cv2.VideoCapture(str(self.path))
-        if not capture.isOpened():
-            capture.release()
-            raise SourceError(
-                f"frame source {self.spec!r}: {str(self.path)!r} cannot be read as a video"
-            )
-        return capture
-
-    def _next_image(self) -> tuple[np.ndarray, str] | None:
-        ok, raw = self._capture.read()
-        image = as_bgr(raw) if ok else None
-        if ok and image is None:
-            self._problem = f"frame {self._seq + 1} of {self.path.name} is not an 8-bit image"
-        return None if image is None else (image, f"{self.path.name}#{self._seq + 1}")
-
-    def _rewind(self) -> None:
-        self._capture.release()
-        self._capture = self._open()
-
-    def close(self) -> None:
-        with self._lock:
-            if not self._closed:
-                self._closed = True
-                self._capture.release()
-
-
-def _natural_key(path: Path) -> tuple[Any, ...]:
-    """Name order with numbers compared as numbers: frame2 before frame10."""
-    parts = re.split(r"(\d+)", path.name.lower())
-    return tuple((0, int(part), part) if part.isdigit() else (1, 0, part) for part in parts)
-
-
-class ImageFolderSource(_ReplaySource):
-    """The images of a folder in name order. A file that does not decode is skipped,
-    logged and listed under ``skipped`` in ``health()``."""
-
-    kind = "folder"
-
-    def __init__(
-        self, spec: str, folder: Path, *, loop: bool, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        super().__init__(spec, loop=loop, clock=clock)
-        if not folder.is_dir():
-            raise SourceError(f"frame source {spec!r}: no folder at {str(folder)!r}")
-        self.folder = folder
-        self.files = sorted(
-            (p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES),
-            key=_natural_key,
-        )
-        if not self.files:
-            kinds = ", ".join(sorted(IMAGE_SUFFIXES))
-            raise SourceError(f"frame source {spec!r}: no images ({kinds}) in {str(folder)!r}")
-        self._index = 0
-        self.skipped: list[str] = []
-
-    def _next_image(self) -> tuple[np.ndarray, str] | None:
-        while self._index < len(self.files):
-            path = self.files[self._index]
-            self._index += 1
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is not None:
-                return image, path.name
-            self._problem = f"{path.name} is not a readable image; skipped"
-            if path.name not in self.skipped:
-                self.skipped.append(path.name)
-                log.warning("%s: %s", self.spec, self._problem)
-        return None
-
-    def _rewind(self) -> None:
-        self._index = 0
-
-    def health(self) -> dict[str, Any]:
-        report = super().health()
-        with self._lock:
-            report["skipped"] = list(self.skipped)
-            report["files"] = len(self.files)
-        return report
-
-    def close(self) -> None:
-        with self._lock:
-            self._closed = True
-
-
-def frames(source: FrameSource, timeout: float = 1.0) -> Iterator[Frame]:
-    """Every frame of a replay source in order (ends at its end); for a live source, new
-    frames until ``NoFrame``."""
-    while True:
-        try:
-            yield source.latest(timeout)
-        except (EndOfSource, NoFrame, SourceClosed):
-            return
 
 
 # --- the one entry point --------------------------------------------------------------

@@ -11,8 +11,8 @@ conversion of float32 sRGB), Delta E 1976:
   at the right edge than at the left) mean < 3, max < 8; a lamp above a corner and
   daylight rising steadily across the table mean < 2, max < 4.
 
-The light monitor flags warm to cold and bright to dim and stays quiet for noise alone;
-a black and a blown-out frame are refused with the reason."""
+The light monitor (calibration/light.py) flags warm to cold and bright to dim and stays
+quiet for noise alone; a black and a blown-out frame are refused with the reason."""
 
 from __future__ import annotations
 
@@ -30,8 +30,6 @@ from calibration.colour import (
     ColourSettings,
     GainField,
     Gains,
-    LightMonitor,
-    LightThresholds,
     Reference,
     apply,
     correct,
@@ -40,6 +38,7 @@ from calibration.colour import (
     measure,
     to_encoded,
 )
+from calibration.light import LightMonitor, LightThresholds
 
 WIDTH, HEIGHT = 640, 480
 WHITE = 0.80  # linear reflectance of the white paper around the markers

@@ -18,21 +18,23 @@ import cv2
 import numpy as np
 import pytest
 
+from calibration.board_plane import (
+    board_to_rectified,
+    cell_boxes,
+    cell_centres,
+    draw_grid,
+    grid_points,
+    rectified_size,
+    rectify,
+)
 from calibration.registration import (
     BoardNotVisible,
     DetectorSettings,
     FrameError,
     Marker,
-    board_to_rectified,
     camera_model,
-    cell_boxes,
-    cell_centres,
     detect_markers,
-    draw_grid,
-    grid_points,
     markers_from_opencv,
-    rectified_size,
-    rectify,
     register,
     register_markers,
 )

@@ -1,7 +1,7 @@
-"""Frame sources (vision/sources.py): folders and video files replayed in order, a corrupt
-image skipped and reported; a live camera's newest frame and never a stale one, and its
-disappearance and return, through the real threaded reader driven by a fake capture;
-picamera2 missing; bad specs refused.
+"""Frame sources (vision/frame.py, sources.py, replay.py): folders and video files
+replayed in order, a corrupt image skipped and reported; a live camera's newest frame and
+never a stale one, and its disappearance and return, through the real threaded reader
+driven by a fake capture; picamera2 missing; bad specs refused.
 
 (Named test_frame_sources.py: tests/companion/test_sources.py holds the basename
 test_sources, and pytest's default import mode needs unique basenames.)"""
@@ -22,17 +22,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import (
-    CameraSettings,
-    EndOfSource,
-    LiveSettings,
-    NoFrame,
-    PicameraMissing,
-    SourceClosed,
-    SourceError,
-    frames,
-    open_source,
-)
+from vision.frame import EndOfSource, NoFrame, SourceClosed, SourceError, frames
+from vision.sources import CameraSettings, LiveSettings, PicameraMissing, open_source
 
 FAST = LiveSettings(fail_after=3, reopen_delay=0.01, reopen_max=0.05, stale_after=3.0)
 FAIL = object()  # a fake capture's read that fails

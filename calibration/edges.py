@@ -1,0 +1,135 @@
+"""Marker-edge refinement: a detected marker's corners made precise from its outer edges.
+
+ArUco's corner refinement puts a blurred corner some 0.3 px inside the marker. The
+middles of a marker's four outer edges are not rounded by blur, and a straight line
+through dozens of sub-pixel points along each edge is about ten times more precise; the
+corners are taken where the lines meet. That matters most when one marker is covered:
+three markers in three corners of a 60 cm board fix the fourth corner only through their
+own shape.
+
+Separate from ``calibration.registration`` because it is image geometry on one
+quadrilateral and knows nothing of ArUco, sheets or homographies: a grey frame, four
+corners and the marker's size in modules in, four corners out. ``detect_markers`` calls
+it on every marker found when ``DetectorSettings.edge_refinement`` is on, with those
+settings (their ``edge_*`` fields, ``EdgeSettings``).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+#: Edge refinement's sampling: points along a side at most this far apart (px) and at
+#: most this many; profile samples across the edge this far apart (px).
+EDGE_POINT_SPACING_PX = 1.5
+EDGE_POINTS_MAX = 40
+EDGE_POINTS_MIN = 6
+EDGE_PROFILE_STEP_PX = 0.5
+
+
+class EdgeSettings(Protocol):
+    """What ``refine_edges`` reads of its settings: the ``edge_*`` fields of
+    ``calibration.registration.DetectorSettings``, which documents them and their defaults.
+    """
+
+    @property
+    def edge_span(self) -> float: ...
+
+    @property
+    def edge_depth_modules(self) -> float: ...
+
+    @property
+    def edge_min_contrast(self) -> float: ...
+
+    @property
+    def edge_max_shift_modules(self) -> float: ...
+
+
+def refine_edges(
+    frame: np.ndarray, corners: np.ndarray, bits: int, settings: EdgeSettings
+) -> np.ndarray:
+    """A marker's corners (4, 2) refined from its four outer edges: along the middle of
+    each side, where the profile across the edge crosses halfway between the black
+    border and the white quiet zone, a line fitted through those points, and the corners
+    where the lines meet. Returns ``corners`` unchanged when the edges are too faint,
+    too short, or the result strays (see ``EdgeSettings``). All four sides at once.
+
+    ``frame`` is one grey uint8 channel; ``bits`` the marker's data bits a side (a
+    marker is ``bits + 2`` modules across, its black border one module wide).
+    """
+    quad = np.asarray(corners, np.float64).reshape(4, 2)
+    sides = np.roll(quad, -1, axis=0) - quad  # side k runs from corner k to corner k + 1
+    lengths = np.hypot(sides[:, 0], sides[:, 1])
+    if lengths.min() < EDGE_POINTS_MIN:
+        return quad
+    module = lengths.mean() / (bits + 2)
+    # Across side k the black border is a module of the neighbouring sides' length.
+    depth = settings.edge_depth_modules * (np.roll(lengths, 1) + np.roll(lengths, -1)) / 2
+    depth /= bits + 2
+    # The patch around the marker as floats: sampling a uint8 image rounds to integers.
+    reach = depth.max() + 2
+    low = np.maximum(np.floor(quad.min(axis=0) - reach).astype(int), 0)
+    high = np.minimum(np.ceil(quad.max(axis=0) + reach).astype(int) + 1, frame.shape[1::-1])
+    if np.any(high - low < 2):
+        return quad
+    patch = frame[low[1] : high[1], low[0] : high[0]].astype(np.float32)
+    local = quad - low
+
+    along = sides / lengths[:, None]
+    normal = np.column_stack([along[:, 1], -along[:, 0]])
+    outward = np.sum((local + sides / 2 - local.mean(axis=0)) * normal, axis=1)
+    normal[outward < 0] *= -1  # outward, whichever way round the corners run
+    span = settings.edge_span
+    count = int(
+        np.clip(lengths.min() * span / EDGE_POINT_SPACING_PX, EDGE_POINTS_MIN, EDGE_POINTS_MAX)
+    )
+    steps = max(5, int(np.ceil(2 * depth.max() / EDGE_PROFILE_STEP_PX)) | 1)
+    u = np.linspace(-1.0, 1.0, steps)  # across the edge, in shares of each side's depth
+    t = np.linspace((1 - span) / 2, (1 + span) / 2, count)[None, :] * lengths[:, None]
+    base = local[:, None, :] + t[..., None] * along[:, None, :]  # (4, count, 2)
+    across = (u[None, :] * depth[:, None])[:, None, :, None] * normal[:, None, None, :]
+    where = (base[:, :, None, :] + across).astype(np.float32)  # (4, count, steps, 2)
+    profiles = cv2.remap(
+        patch,
+        where[..., 0].reshape(4 * count, steps),
+        where[..., 1].reshape(4 * count, steps),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).reshape(4, count, steps)
+    black = np.median(profiles[:, :, u < -0.5].reshape(4, -1), axis=1)
+    white = np.median(profiles[:, :, u > 0.5].reshape(4, -1), axis=1)
+    if np.any(white - black < settings.edge_min_contrast):
+        return quad
+    level = ((black + white) / 2)[:, None, None]
+    above = profiles >= level
+    rising = ~above[..., :-1] & above[..., 1:]
+    # On each profile, the rising crossing nearest the expected edge (u = 0).
+    distance = np.where(rising, np.abs(u[:-1] + u[1:]) / 2, np.inf)
+    j = np.argmin(distance, axis=2)[..., None]
+    ok = np.isfinite(np.take_along_axis(distance, j, 2)[..., 0])
+    if np.any(ok.sum(axis=1) < EDGE_POINTS_MIN):
+        return quad
+    a = np.take_along_axis(profiles, j, 2)[..., 0]
+    b = np.take_along_axis(profiles, j + 1, 2)[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(ok, (level[..., 0] - a) / (b - a), 0.0)
+    offset = (u[j[..., 0]] + share * (u[1] - u[0])) * depth[:, None]
+    points = base + offset[..., None] * normal[:, None, :]  # (4, count, 2)
+    # A least-squares line through each side's points: centroid and main direction.
+    weight = ok.astype(np.float64)
+    centroid = (points * weight[..., None]).sum(axis=1) / weight.sum(axis=1)[:, None]
+    spread = (points - centroid[:, None, :]) * np.sqrt(weight)[..., None]
+    _, vectors = np.linalg.eigh(np.einsum("kni,knj->kij", spread, spread))
+    direction = vectors[:, :, 1]  # the eigenvector of the largest eigenvalue
+    # Corner k where side k - 1 meets side k.
+    previous = np.roll(np.arange(4), 1)
+    matrices = np.stack([direction[previous], -direction], axis=2)  # (4, 2, 2)
+    if np.any(np.abs(np.linalg.det(matrices)) < 1e-6):
+        return quad
+    steps_along = np.linalg.solve(matrices, (centroid - centroid[previous])[..., None])[..., 0]
+    refined = centroid[previous] + steps_along[:, :1] * direction[previous]
+    if np.linalg.norm(refined - local, axis=1).max() > settings.edge_max_shift_modules * module:
+        return quad
+    return refined + low
