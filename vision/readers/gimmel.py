@@ -1,0 +1,150 @@
+"""The Gimmel reader: a frame to what stands on every square, with a confidence.
+
+The board is registered from its markers, seen square-on, and corrected to the light the
+profile was learnt in (from the markers' white margins). Each square is compared with
+itself as the profile saw it empty: the pixels that differ by more than the profile's
+threshold are the piece's. Too few such pixels: the square is empty. Otherwise the
+piece's colour and silhouette are compared with each kind of piece of each colour the
+profile learnt; the nearest wins, and its margin over the next is the confidence. A
+square whose differing pixels are coloured like nothing the set-up showed (a hand, a
+sleeve, a die) is "unknown", never guessed: the tracker waits or asks.
+
+Appearance reaches the reader only through the profile (``calibration.profiles``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from calibration import colour
+from calibration.board_plane import cell_boxes, rectify
+from calibration.profiles import (
+    Profile,
+    delta_e,
+    silhouette,
+    square_cell,
+    square_names,
+    to_lab,
+    white_patches,
+)
+from calibration.registration import Registration, register
+from calibration.sheet import Sheet
+
+UNKNOWN = "unknown"
+EMPTY = "empty"
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """``margin_mm``: the square-on picture's margin around the grid (the reader needs
+    none; a little keeps the edge squares whole). ``skin_chroma``: a piece whose pixels
+    are this much more colourful (CIE chroma) than the most colourful piece the profile
+    knows is not a piece (a hand over the square): unknown. ``shape_weight``: how much a
+    silhouette's mean difference (0-1) counts against a colour difference (Delta E)."""
+
+    margin_mm: float = 2.0
+    skin_chroma: float = 12.0
+    shape_weight: float = 100.0
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a frame shows: ``squares`` maps every square to ``"empty"``, a piece such as
+    ``"white falcon"``, or ``"unknown"``; ``confidence`` each reading's margin (0-1);
+    ``board`` the registration's quality figures."""
+
+    game: str
+    squares: dict[str, str]
+    confidence: dict[str, float]
+    board: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def pieces(self) -> dict[str, str]:
+        """The occupied squares, as the renderer's truth and the tests state positions."""
+        return {name: label for name, label in self.squares.items()
+                if label not in (EMPTY, UNKNOWN)}  # fmt: skip
+
+    @property
+    def unknown(self) -> list[str]:
+        return [name for name, label in self.squares.items() if label == UNKNOWN]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "pieces": self.pieces, "unknown": self.unknown,
+                "confidence": {k: round(v, 3) for k, v in self.confidence.items()},
+                "board": self.board}  # fmt: skip
+
+
+def read(
+    image: np.ndarray,
+    sheet: Sheet,
+    profile: Profile,
+    *,
+    camera: Any = None,
+    settings: ReaderSettings = ReaderSettings(),
+    registration: Registration | None = None,
+) -> Observation:
+    """Read a frame (BGR). ``BoardNotVisible`` when too few markers are in view; a frame
+    too dark or blown out to correct raises ``colour.ColourError``."""
+    if registration is None:
+        registration = register(image, sheet, camera=camera)
+    gains = colour.correction(colour.measure(image, white_patches(registration)))
+    px_per_mm = profile.settings.px_per_mm
+    square_on = colour.apply(rectify(image, registration, px_per_mm, settings.margin_mm), gains)
+    lab = to_lab(square_on)
+    boxes = cell_boxes(sheet, px_per_mm, settings.margin_mm, profile.settings.inset_mm)
+    kinds = Kinds.of(profile, settings)
+    squares, confidence = {}, {}
+    for name in square_names(sheet):
+        x0, y0, x1, y1 = (int(v) for v in boxes[square_cell(sheet, name)])
+        label, sure = kinds.classify(lab[y0:y1, x0:x1], profile.squares[name]["lab"])
+        squares[name], confidence[name] = label, sure
+    return Observation(profile.game, squares, confidence, registration.summary())
+
+
+@dataclass(frozen=True)
+class Kinds:
+    """The profile's pieces as arrays, for classifying squares quickly."""
+
+    names: tuple[str, ...]
+    colours: np.ndarray
+    shapes: np.ndarray
+    piece_delta_e: float
+    least_share: float
+    side: int
+    most_chroma: float
+    settings: ReaderSettings
+
+    @classmethod
+    def of(cls, profile: Profile, settings: ReaderSettings) -> Kinds:
+        names = tuple(sorted(profile.pieces))
+        colours = np.array([profile.pieces[n]["lab"] for n in names], np.float32)
+        shapes = np.array([profile.pieces[n]["silhouette"] for n in names], np.float32)
+        chroma = float(np.hypot(colours[:, 1], colours[:, 2]).max()) if names else 0.0
+        s = profile.settings
+        return cls(names, colours, shapes, s.piece_delta_e, s.least_share, s.silhouette,
+                   chroma, settings)  # fmt: skip
+
+    def classify(self, square: np.ndarray, empty_lab: Any) -> tuple[str, float]:
+        """(label, confidence) of one square's Lab pixels against its empty colour."""
+        difference = delta_e(square, np.asarray(empty_lab, np.float32)[None, None, :])
+        mask = difference > self.piece_delta_e
+        share = float(mask.mean())
+        if share < self.least_share:
+            return EMPTY, 1.0 - share / self.least_share
+        piece = square[mask].mean(0)
+        if (
+            math.hypot(float(piece[1]), float(piece[2]))
+            > self.most_chroma + self.settings.skin_chroma
+        ):
+            return UNKNOWN, 0.0
+        shape = silhouette(mask, self.side).ravel()
+        costs = np.linalg.norm(self.colours - piece, axis=1)
+        costs += np.abs(self.shapes - shape).mean(axis=1) * self.settings.shape_weight
+        order = np.argsort(costs)
+        best = float(costs[order[0]])
+        second = float(costs[order[1]]) if len(order) > 1 else best + 1.0
+        return self.names[order[0]], (second - best) / (second + 1e-6)
