@@ -148,3 +148,49 @@ def camera_check(
               f"{quality['px_per_mm']} px per mm", file=stream)  # fmt: skip
         print(f"the board square-on, with the grid drawn over it: {out}", file=stream)
     return 0
+
+
+def read_images(
+    game: str,
+    images: list[str],
+    *,
+    profile: str,
+    camera: str | None,
+    sheet: str | None,
+    stream: TextIO,
+    as_json: bool = True,
+) -> int:
+    """``companion read``: one JSON object a line per image, its file name under
+    ``image``; a frame that cannot be read says why in that line (``problem``)."""
+    import cv2
+
+    from calibration.camera import CameraCalibration
+    from calibration.profiles import Profile
+    from calibration.sheet import load_sheet
+    from vision.readers import gimmel
+
+    readers = {"gimmel": gimmel.read}
+    if game not in readers:
+        raise ValueError(f"no camera reader for {game} yet; readers exist for {', '.join(readers)}")
+    loaded = load_sheet(game, sheet)
+    learnt = Profile.load(profile, game=game, sheet=loaded.name)
+    intrinsics = CameraCalibration.load(camera).to_json() if camera else None
+    failed = 0
+    for path in images:
+        line: dict[str, object] = {"image": Path(path).name}
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            line["problem"] = "not a readable image"
+        else:
+            try:
+                line |= readers[game](frame, loaded, learnt, camera=intrinsics).to_json()
+            except ValueError as error:  # the board not visible, a black frame
+                line["problem"] = str(error)
+        failed += "problem" in line
+        if as_json:
+            print(json.dumps(line), file=stream, flush=True)
+        else:
+            pieces = line.get("pieces", {})
+            said = line.get("problem") or " ".join(f"{k}:{v}" for k, v in sorted(pieces.items()))
+            print(f"{line['image']}  {said}", file=stream, flush=True)
+    return 1 if failed else 0

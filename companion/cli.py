@@ -136,6 +136,16 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--out", default="camera-check.png", help="the picture to write")
     check.add_argument("--json", action="store_true", help="print one JSON object")
 
+    reading = commands.add_parser("read", help="read board photos: what stands where")
+    reading.add_argument("game", help="the game on the photos")
+    reading.add_argument("images", nargs="+", help="the photos or frames")
+    reading.add_argument("--calibration", required=True,
+                         help="the appearance profile (companion calibrate board)")  # fmt: skip
+    reading.add_argument("--camera", help="the camera calibration file")
+    reading.add_argument("--sheet", help="a marker sheet file (default: the game's shipped sheet)")
+    reading.add_argument("--json", action="store_true", help="one JSON object a line (default)")
+    reading.add_argument("--text", action="store_true", help="a line of words per photo instead")
+
     journal = commands.add_parser("journal", help="the journal: games, export, import, backup")
     journal_commands = journal.add_subparsers(dest="journal_command", required=True)
     listing = journal_commands.add_parser("games", help="list the journal's games")
@@ -193,6 +203,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return serve(args.config, host=args.host, port=args.port, instance=args.instance,
                          threads=args.threads, out=sys.stdout, demo=args.demo,
                          pace=args.pace, humans=tuple(args.human))  # fmt: skip
+        if args.command == "read":
+            from companion import camera
+
+            return camera.read_images(
+                args.game, args.images, profile=args.calibration, camera=args.camera,
+                sheet=args.sheet, stream=sys.stdout, as_json=not args.text,
+            )  # fmt: skip
         if args.command == "markers":
             from companion import camera
 

@@ -104,3 +104,24 @@ def test_camera_check_refuses_a_calibration_of_another_camera(
     code = main(["camera", "check", "gimmel", "--source", f"folder:{folder}", "--calibration",
                  str(camera_file), "--out", str(tmp_path / "c.png")])  # fmt: skip
     assert code == 2 and "version" in capsys.readouterr().err
+
+
+def test_read_prints_the_position_of_each_photo(tmp_path, sheet, capsys):
+    setup = load_setup("gimmel")
+    empty = photo_file(tmp_path / "empty.png", sheet, {}, 1)
+    laid = photo_file(tmp_path / "setup.png", sheet, setup.pieces, 2)
+    profile = tmp_path / "profile.json"
+    assert main(["calibrate", "board", "gimmel", str(empty), str(laid), "--out", str(profile)]) == 0
+    layout = {"a1": "black cat", "h18": "white falcon", "d9": "white beetle"}
+    first = photo_file(tmp_path / "one.png", sheet, layout, 21)
+    second = photo_file(tmp_path / "two.png", sheet, {"c3": "black falcon"}, 22)
+    (tmp_path / "broken.png").write_bytes(b"not a png")
+    capsys.readouterr()
+    code = main(["read", "gimmel", str(first), str(second), str(tmp_path / "broken.png"),
+                 "--calibration", str(profile)])  # fmt: skip
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 1  # one photo could not be read, and says so
+    assert [line["image"] for line in lines] == ["one.png", "two.png", "broken.png"]
+    assert lines[0]["pieces"] == layout and lines[0]["unknown"] == []
+    assert lines[1]["pieces"] == {"c3": "black falcon"}
+    assert lines[2]["problem"] == "not a readable image"
