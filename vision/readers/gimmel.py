@@ -148,3 +148,26 @@ class Kinds:
         best = float(costs[order[0]])
         second = float(costs[order[1]]) if len(order) > 1 else best + 1.0
         return self.names[order[0]], (second - best) / (second + 1e-6)
+
+
+def position(state: Any) -> dict[str, str]:
+    """What a Gimmel state shows on its squares, in the reader's words (``"white cat"``):
+    the observation a perfect reading of that position gives. Before the colour lot no
+    piece is on the board."""
+    labels = {}
+    for index, piece in enumerate(state.board):
+        if piece is None:
+            continue
+        colour_name = "white" if piece.owner == state.white else "black"
+        labels[str(state.grid.squares[index])] = f"{colour_name} {piece.kind.value}"
+    return labels
+
+
+def shows(observation: Observation, state: Any) -> bool:
+    """Whether ``state`` looks like ``observation`` on every square it could read."""
+    expected = position(state)
+    return all(
+        label == expected.get(name, EMPTY)
+        for name, label in observation.squares.items()
+        if label != UNKNOWN
+    )
