@@ -54,6 +54,10 @@ def serve(
         for table in tables:
             for name, device in table.config.devices.items():
                 DeviceSource(table, name, device, stop=stop).start()
+            if table.config.camera:
+                from companion.camera_source import CameraConfig, CameraSource
+
+                CameraSource(table, CameraConfig(**table.config.camera), stop=stop).start()
     threads = threads or threads_for(len(tables))
     service = Service(tables, time.time, max_streams=max(1, threads - SPARE_THREADS))
     app = create_app(service, {"BIND_HOST": host})

@@ -38,6 +38,9 @@ class TableConfig:
     kit: str | None = None  # a kit file; the shipped kit when None
     #: Serial devices by name (``die``, ``sensors``): a device path or ``usb:VID:PID``.
     devices: dict[str, str] = field(default_factory=dict)
+    #: The camera: ``source`` (a frame source spec), ``profile`` (the appearance profile),
+    #: optionally ``calibration`` and ``sheet``; paths relative to the configuration file.
+    camera: dict[str, str] = field(default_factory=dict)
 
 
 def read_config(path: str | Path) -> list[TableConfig]:
@@ -58,7 +61,8 @@ def read_config(path: str | Path) -> list[TableConfig]:
         where = f"{path}: tables[{i}]"
         if not isinstance(raw, dict):
             raise ConfigError(f"{where}: expected a table of fields")
-        unknown = set(raw) - {"id", "game", "players", "pin", "options", "kit", "devices"}
+        fields = {"id", "game", "players", "pin", "options", "kit", "devices", "camera"}
+        unknown = set(raw) - fields
         if unknown:
             raise ConfigError(f"{where}: unknown field {sorted(unknown)[0]!r}")
         for key in ("id", "game", "pin"):
@@ -86,6 +90,7 @@ def read_config(path: str | Path) -> list[TableConfig]:
                 )
             if not isinstance(port, str) or not port:
                 raise ConfigError(f"{where}.devices.{name}: expected a path or usb:VID:PID")
+        camera = read_camera(raw.get("camera"), f"{where}.camera", path.parent)
         configs.append(
             TableConfig(
                 id=raw["id"],
@@ -95,6 +100,7 @@ def read_config(path: str | Path) -> list[TableConfig]:
                 options=dict(raw.get("options", {})),
                 kit=raw.get("kit"),
                 devices=dict(devices),
+                camera=camera,
             )
         )
     ids = [c.id for c in configs]
@@ -127,6 +133,27 @@ def game_listing() -> dict[str, Any]:
         }
         for name, game in GAMES.items()
     }
+
+
+def read_camera(raw: Any, where: str, folder: Path) -> dict[str, str]:
+    """A table's ``camera`` sub-table, its files made absolute from ``folder``."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: expected a table with source and profile")
+    unknown = set(raw) - {"source", "profile", "calibration", "sheet"}
+    if unknown:
+        raise ConfigError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+    for key in ("source", "profile"):
+        if not isinstance(raw.get(key), str) or not raw[key]:
+            raise ConfigError(f"{where}.{key}: expected text")
+    camera = {"source": raw["source"]}
+    for key in ("profile", "calibration", "sheet"):
+        if key in raw:
+            if not isinstance(raw[key], str) or not raw[key]:
+                raise ConfigError(f"{where}.{key}: expected a file name")
+            camera[key] = str(folder / raw[key])
+    return camera
 
 
 class Table:
