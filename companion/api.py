@@ -159,6 +159,22 @@ def panel(table_id: str):
                        seq=found.seq)  # fmt: skip
 
 
+@api.get("/tables/<table_id>/camera.jpg")
+def camera_view(table_id: str):
+    """The last frame the table's camera read, square-on, each square labelled."""
+    import cv2
+
+    found = table(table_id)
+    camera = getattr(found, "camera", None)
+    if camera is None:
+        abort(404, description=f"table {table_id!r} has no camera")
+    picture = camera.view()
+    if picture is None:
+        abort(404, description="the camera has not read the board yet")
+    _, data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return Response(data.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
 @api.post("/tables/<table_id>/taps")
 def taps(table_id: str):
     """Taps on the board's places as a move: legal or not, the rules judge it. Taps

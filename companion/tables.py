@@ -169,6 +169,8 @@ class Table:
         self.sources: dict[str, Callable[[], dict[str, Any]]] = {}
         #: When a person last changed something on a tablet (the service's clock).
         self.touched = 0.0
+        #: The table's camera, when it has one (``companion.camera_source``).
+        self.camera: Any = None
         game_id = journal.current_game(config.id)
         if game_id is None:
             game = get_game(config.game)
