@@ -75,9 +75,12 @@ def photograph(
     size: tuple[int, int] = (1280, 720),
     cast: tuple[float, float, float] = (1.0, 1.0, 1.0),
     noise: float = 3.0,
+    pose: np.random.Generator | None = None,
 ) -> np.ndarray:
     """The plane as a camera sees it: a random perspective (``tilt``: how far the far
-    corners come in, as a share of the width), a colour cast (BGR gains) and noise."""
+    corners come in, as a share of the width; drawn from ``pose``, or from ``rng`` when
+    the camera moves between photos), a colour cast (BGR gains) and noise (``rng``)."""
+    pose = pose if pose is not None else rng
     if picture.shape[0] > picture.shape[1]:  # a long board lies across the camera's view
         picture = np.ascontiguousarray(np.rot90(picture, -1))
     h, w = picture.shape[:2]
@@ -85,11 +88,11 @@ def photograph(
     scale = min(width / w, height / h) * 0.92
     cx, cy = width / 2, height / 2
     half_w, half_h = w * scale / 2, h * scale / 2
-    shrink = tilt * half_w * rng.uniform(0.5, 1.0)
+    shrink = tilt * half_w * pose.uniform(0.5, 1.0)
     top, bottom = cy - half_h, cy + half_h
     quad = np.array([[cx - half_w + shrink, top], [cx + half_w - shrink, top],
                      [cx + half_w, bottom], [cx - half_w, bottom]], np.float32)  # fmt: skip
-    quad += rng.normal(0, 6, quad.shape).astype(np.float32)
+    quad += pose.normal(0, 6, quad.shape).astype(np.float32)
     source = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     matrix = cv2.getPerspectiveTransform(source, quad)
     frame = cv2.warpPerspective(picture, matrix, size, borderValue=TABLE, flags=cv2.INTER_LINEAR)

@@ -1,0 +1,205 @@
+"""A table's camera: frames become position claims once the board is still.
+
+Each frame is registered from the board's markers (a bumped board or camera is found
+again in the next frame) and seen square-on. A motion gate (``vision.motion``) waits while
+anything moves over the board (a hand) and until the picture has been still for a few
+frames; only then is the board read (``vision.readers``), and only a reading that differs
+from the last one the table accepted, and that the next still frame confirms, becomes a
+claim: "the board shows this". The tracker asks the rules what explains it: one move
+(played), a take-back, nothing (the table is as it was), several moves (asked on the
+tablet), or none (flagged and held until the table is put right). A misread never blocks
+the game: the next still frames are read again, and what the rules allow is preferred.
+
+Like the serial devices (``companion.sources``), a camera reports its health: the frame
+source's, whether the board is in view, and the last reading, which the tablet can show.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from companion.tables import Table
+from companion.tracker import Claim, Verdict
+
+log = logging.getLogger(__name__)
+
+#: The square-on picture the motion gate compares: coarse, so that it costs little.
+MOTION_PX_PER_MM = 0.5
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """A table's camera: the frame source's spec, the appearance profile, and optionally
+    the camera calibration and a marker sheet (the game's shipped one by default)."""
+
+    source: str
+    profile: str
+    calibration: str | None = None
+    sheet: str | None = None
+
+
+class CameraSource:
+    """Reads a table's board from its camera and makes claims for its tracker."""
+
+    def __init__(
+        self,
+        table: Table,
+        config: CameraConfig,
+        *,
+        stop: threading.Event,
+        open_frames: Callable[[str], Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        confirm: int = 2,
+    ) -> None:
+        from calibration.camera import CameraCalibration
+        from calibration.profiles import Profile
+        from calibration.sheet import load_sheet
+        from vision.motion import MotionGate
+        from vision.readers import gimmel
+
+        game = table.config.game
+        readers = {"gimmel": (gimmel.read, gimmel.shows)}
+        if game not in readers:
+            raise ValueError(f"table {table.config.id!r}: no camera reader for {game} yet")
+        self.read, self.shows = readers[game]
+        self.table, self.config, self.stop, self.clock = table, config, stop, clock
+        self.sheet = load_sheet(game, config.sheet)
+        self.profile = Profile.load(config.profile, game=game, sheet=self.sheet.name)
+        self.camera = (
+            CameraCalibration.load(config.calibration).to_json() if config.calibration else None
+        )
+        if open_frames is None:
+            from vision.sources import open_source as open_frames
+        self.open_frames = open_frames
+        self.gate = MotionGate()
+        self.confirm = confirm
+        self.pending: list[dict[str, str]] = []  # still readings awaiting confirmation
+        self.accepted: dict[str, str] | None = None  # the reading the table last agreed to
+        self.claimed: dict[str, str] | None = None  # the reading last claimed
+        self.last_reading: Any = None
+        self.state: dict[str, Any] = {"source": config.source, "up": False, "board": None,
+                                      "problem": None, "frames": 0}  # fmt: skip
+        self.frames: Any = None
+        self.seen: tuple[np.ndarray, Any] | None = None  # the last frame read and its pose
+        table.sources["camera"] = self.health
+        table.camera = self
+
+    def health(self) -> dict[str, Any]:
+        found = dict(self.state)
+        if self.frames is not None:
+            found["frames_health"] = self.frames.health()
+        return found
+
+    def start(self) -> None:
+        threading.Thread(target=self._run, name="camera", daemon=True).start()
+
+    def _run(self) -> None:
+        from vision.frame import EndOfSource, NoFrame
+
+        try:
+            self.frames = self.open_frames(self.config.source)
+        except ValueError as error:
+            self.state.update(up=False, problem=str(error))
+            self.table.on_change()
+            return
+        with self.frames:
+            while not self.stop.is_set():
+                try:
+                    frame = self.frames.latest(timeout=1.0)
+                except NoFrame:
+                    self.state.update(up=False)
+                    continue
+                except EndOfSource:
+                    self.state.update(up=False, problem="the frames ended")
+                    break
+                self.state.update(up=True)
+                try:
+                    self.step(frame.image, frame.captured)
+                except Exception as error:  # a bug or a full disk: keep watching, say it
+                    log.exception("table %s: a camera frame was not taken", self.table.config.id)
+                    self.state.update(problem=f"a frame was not taken: {error}")
+        self.table.on_change()
+
+    def step(self, image: np.ndarray, at: float) -> Verdict | None:
+        """One frame. Returns the tracker's verdict when a reading was claimed."""
+        from calibration.board_plane import rectify
+        from calibration.registration import BoardNotVisible
+
+        self.state["frames"] += 1
+        try:
+            registration = self.read_registration(image)
+        except BoardNotVisible as error:
+            if self.state["board"] != "not visible":
+                self.state.update(board="not visible", problem=str(error))
+                self.table.on_change()
+            return None
+        if self.state["board"] != "found":
+            self.state.update(board="found", problem=None)
+            self.table.on_change()
+        picture = rectify(image, registration, MOTION_PX_PER_MM, 0.0)
+        gate = self.gate.feed(picture, at)
+        if gate.moving or not gate.settled:
+            self.pending.clear()  # a hand: what was read before it proves nothing
+            return None
+        try:
+            reading = self.read(image, self.sheet, self.profile, registration=registration)
+        except ValueError as error:  # the light too dark or blown out
+            self.state.update(problem=str(error))
+            return None
+        self.last_reading, self.seen = reading, (image, registration)
+        squares = reading.squares
+        held = (self.table.attention or {}).get("source") == "camera"
+        if squares == self.accepted and not held:
+            self.gate.accept()
+            return None
+        self.pending.append(squares)
+        recent = self.pending[-self.confirm :]
+        if len(recent) < self.confirm or any(p != squares for p in recent):
+            return None  # one still frame is not enough: the next must read the same
+        self.pending.clear()
+        if squares == self.claimed:
+            return None  # already said; the table holds its flag or question
+        self.claimed = squares
+        claim = Claim("camera", seen=reading.to_json(),
+                      matches=lambda state: self.shows(reading, state))  # fmt: skip
+        verdict = self.table.claim(claim)
+        if verdict is not None and verdict.kind in ("move", "take-back", "unchanged"):
+            self.accepted = squares
+            self.gate.accept()
+        return verdict
+
+    def view(self, px_per_mm: float = 2.0) -> np.ndarray | None:
+        """The last frame read, square-on, each square outlined and labelled with what was
+        read there (red: unknown), for the tablet: the board as the camera understands it."""
+        import cv2
+
+        from calibration.board_plane import cell_boxes, draw_grid, rectify
+        from calibration.profiles import square_cell
+
+        if self.seen is None or self.last_reading is None:
+            return None
+        image, registration = self.seen
+        picture = draw_grid(rectify(image, registration, px_per_mm, 5.0), self.sheet,
+                            px_per_mm, 5.0, colour=(80, 200, 80))  # fmt: skip
+        boxes = cell_boxes(self.sheet, px_per_mm, 5.0)
+        for name, label in self.last_reading.squares.items():
+            if label == "empty":
+                continue
+            x0, y0, x1, y1 = (int(v) for v in boxes[square_cell(self.sheet, name)])
+            short = "?" if label == "unknown" else "".join(w[0] for w in label.split()).upper()
+            ink = (40, 40, 230) if label == "unknown" else (230, 120, 20)
+            cv2.rectangle(picture, (x0 + 2, y0 + 2), (x1 - 2, y1 - 2), ink, 2)
+            cv2.putText(picture, short, (x0 + 5, y1 - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.5, ink, 2)
+        return picture
+
+    def read_registration(self, image: np.ndarray):
+        from calibration.registration import register
+
+        return register(image, self.sheet, camera=self.camera)

@@ -1,0 +1,109 @@
+"""A Gimmel table run from its camera (synthetic photos through the real registration,
+motion gate, reader and tracker): a piece set down under a hand becomes the move once the
+hand has gone and the board is still; put back, a take-back; a change no move explains
+is flagged and held until the board is put right."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from scenes import photograph, plane
+
+from calibration.profiles import learn, load_setup, square_cell
+from calibration.sheet import load_sheet
+from companion.camera_source import CameraConfig, CameraSource
+from companion.journal import Journal
+from companion.tables import Table, TableConfig
+from rules.gimmel import DrawLots
+
+SKIN = (120, 160, 215)
+
+
+@pytest.fixture(scope="module")
+def sheet():
+    return load_sheet("gimmel")
+
+
+@pytest.fixture(scope="module")
+def profile_file(sheet, tmp_path_factory):
+    setup = load_setup("gimmel")
+    empty = ("empty.png", scene(sheet, {}, 1))
+    laid = ("setup.png", scene(sheet, setup.pieces, 2))
+    path = tmp_path_factory.mktemp("profile") / "gimmel.json"
+    learn(empty, laid, sheet, setup).save(path)
+    return path
+
+
+def scene(sheet, pieces, seed, hand=None):
+    """A photo of the board with ``pieces``; ``hand``: (x, y) of a hand's centre in px."""
+    cells = {square_cell(sheet, name): kind for name, kind in pieces.items()}
+    fixed_camera = np.random.default_rng(0)  # the camera stays put; the noise differs
+    frame = photograph(plane(sheet, cells, 4.0, 60.0), np.random.default_rng(seed), tilt=0.2,
+                       pose=fixed_camera)  # fmt: skip
+    if hand is not None:
+        x, y = hand
+        frame[max(0, y - 90) : y + 90, max(0, x - 70) : x + 70] = SKIN
+    return frame
+
+
+@pytest.fixture
+def camera_table(tmp_path, profile_file):
+    table = Table(TableConfig("g", "gimmel", ("Dee", "Eve"), "1"), Journal(tmp_path / "j.sqlite"))
+    table.claim(lambda state: None)  # nothing happens without a claim
+    table.play(table.game.move_to_json(DrawLots(white=0)))  # Dee plays White
+    source = CameraSource(table, CameraConfig("folder:unused", str(profile_file)),
+                          stop=threading.Event())  # fmt: skip
+    return table, source
+
+
+def run(source, frames, start=0.0, step=0.1):
+    """Feed frames at 10 per second; the verdicts the camera's claims got."""
+    verdicts = []
+    for i, frame in enumerate(frames):
+        verdict = source.step(frame, start + i * step)
+        if verdict is not None:
+            verdicts.append(verdict.kind)
+    return verdicts
+
+
+def test_a_piece_set_down_under_a_hand_becomes_the_move(camera_table, sheet):
+    table, source = camera_table
+    empty = [scene(sheet, {}, 10 + i) for i in range(5)]
+    assert run(source, empty) == ["unchanged"]  # the board as the table knows it
+    placed = {"c3": "white beetle"}
+    hand = [
+        scene(sheet, placed if i > 1 else {}, 20 + i, hand=(400 + 60 * i, 300)) for i in range(4)
+    ]
+    assert run(source, hand, start=1.0) == []  # never read while the hand moves
+    still = [scene(sheet, placed, 30 + i) for i in range(5)]
+    assert run(source, still, start=1.5) == ["move"]
+    last = table.journal.moves(table.game_id)[-1]
+    assert last == {"type": "place", "player": 0, "piece": "beetle", "to": "c3"}
+    # Put back before the turn ended: a take-back, not a move.
+    assert run(source, [scene(sheet, {}, 40 + i) for i in range(5)], start=3.0) == ["take-back"]
+    assert table.journal.moves(table.game_id) == [{"type": "lot", "white": 0}]
+
+
+def test_a_change_no_move_explains_is_flagged_and_held_until_put_right(camera_table, sheet):
+    table, source = camera_table
+    run(source, [scene(sheet, {}, 50 + i) for i in range(5)])
+    two = {"c3": "white beetle", "f9": "black cat"}  # two pieces at once: no single move
+    assert run(source, [scene(sheet, two, 60 + i) for i in range(6)], start=1.0) == ["flag"]
+    assert (
+        table.attention["kind"] == "flag"
+        and table.journal.moves(table.game_id)[-1]["type"] == "lot"
+    )
+    # Still frames of the same wrong board are not flagged again and again.
+    assert run(source, [scene(sheet, two, 70 + i) for i in range(5)], start=2.0) == []
+    assert run(source, [scene(sheet, {}, 80 + i) for i in range(5)], start=3.0) == ["unchanged"]
+    assert table.attention is None
+
+
+def test_a_board_out_of_view_is_said_not_guessed(camera_table, sheet):
+    table, source = camera_table
+    dark = np.zeros((720, 1280, 3), np.uint8)
+    assert run(source, [dark] * 3) == []
+    health = table.summary()["sources"]["camera"]
+    assert health["board"] == "not visible" and "markers" in health["problem"]
