@@ -142,19 +142,16 @@ def view_board(
     return BoardView(to_lab(square_on), registration, gains)
 
 
-def white_patches(registration: Registration) -> list[np.ndarray]:
-    """The markers' white quiet zones in the photo, each as four strips (image px) round
-    its black square: where the sheet is known to be white."""
-    strips = []
+def white_patches(registration: Registration) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The markers' white quiet zones in the photo (image px), each a ring: its outline
+    and, as a hole, the black square it surrounds; where the sheet is known to be white."""
+    rings = []
     for marker in registration.sheet.markers:
         if marker.id not in registration.used:
             continue
         outer, inner = marker.quiet_zone()
-        outer, inner = registration.to_image(outer), registration.to_image(inner)
-        for k in range(4):
-            j = (k + 1) % 4
-            strips.append(np.array([outer[k], outer[j], inner[j], inner[k]], np.float32))
-    return strips
+        rings.append((registration.to_image(outer), registration.to_image(inner)))
+    return rings
 
 
 def to_lab(image: np.ndarray) -> np.ndarray:

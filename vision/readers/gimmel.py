@@ -40,12 +40,15 @@ EMPTY = "empty"
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    """``margin_mm``: the square-on picture's margin around the grid (the reader needs
-    none; a little keeps the edge squares whole). ``skin_chroma``: a piece whose pixels
-    are this much more colourful (CIE chroma) than the most colourful piece the profile
-    knows is not a piece (a hand over the square): unknown. ``shape_weight``: how much a
-    silhouette's mean difference (0-1) counts against a colour difference (Delta E)."""
+    """``px_per_mm``: the reading's scale; 1 px per mm is 30 px across a Gimmel square,
+    plenty for colours and silhouettes, and a quarter of the pixels of the profile's
+    scale. ``margin_mm``: the square-on picture's margin around the grid (a little keeps
+    the edge squares whole). ``skin_chroma``: a piece whose pixels are this much more
+    colourful (CIE chroma) than the most colourful piece the profile knows is not a piece
+    (a hand over the square): unknown. ``shape_weight``: how much a silhouette's mean
+    difference (0-1) counts against a colour difference (Delta E)."""
 
+    px_per_mm: float = 1.0
     margin_mm: float = 2.0
     skin_chroma: float = 12.0
     shape_weight: float = 100.0
@@ -92,16 +95,23 @@ def read(
     if registration is None:
         registration = register(image, sheet, camera=camera)
     gains = colour.correction(colour.measure(image, white_patches(registration)))
-    px_per_mm = profile.settings.px_per_mm
+    px_per_mm = settings.px_per_mm
     square_on = colour.apply(rectify(image, registration, px_per_mm, settings.margin_mm), gains)
     lab = to_lab(square_on)
     boxes = cell_boxes(sheet, px_per_mm, settings.margin_mm, profile.settings.inset_mm)
     kinds = Kinds.of(profile, settings)
+    names = square_names(sheet)
+    cells = [square_cell(sheet, name) for name in names]
+    empty = np.array([profile.squares[name]["lab"] for name in names], np.float32)
+    # Which squares hold anything: every square against its empty self at once.
+    shares = kinds.shares(lab, boxes, cells, empty)
     squares, confidence = {}, {}
-    for name in square_names(sheet):
-        x0, y0, x1, y1 = (int(v) for v in boxes[square_cell(sheet, name)])
-        label, sure = kinds.classify(lab[y0:y1, x0:x1], profile.squares[name]["lab"])
-        squares[name], confidence[name] = label, sure
+    for k, name in enumerate(names):
+        if shares[k] < kinds.least_share:
+            squares[name], confidence[name] = EMPTY, 1.0 - shares[k] / kinds.least_share
+            continue
+        x0, y0, x1, y1 = (int(v) for v in boxes[cells[k]])
+        squares[name], confidence[name] = kinds.classify(lab[y0:y1, x0:x1], empty[k])
     return Observation(profile.game, squares, confidence, registration.summary())
 
 
@@ -127,6 +137,29 @@ class Kinds:
         s = profile.settings
         return cls(names, colours, shapes, s.piece_delta_e, s.least_share, s.silhouette,
                    chroma, settings)  # fmt: skip
+
+    def shares(
+        self, lab: np.ndarray, boxes: np.ndarray, cells: list[tuple[int, int]], empty: np.ndarray
+    ) -> np.ndarray:
+        """Each square's share of pixels unlike its empty self, in one pass when the
+        squares are the same size in px (they are, at a whole number of px per square)."""
+        sizes = {(int(b[2] - b[0]), int(b[3] - b[1])) for b in boxes.reshape(-1, 4)}
+        if len(sizes) != 1:
+            return np.array(
+                [self._share(lab, boxes[c], e) for c, e in zip(cells, empty, strict=True)]
+            )
+        ((w, h),) = sizes
+        rows = np.array([c[0] for c in cells])
+        cols = np.array([c[1] for c in cells])
+        x0 = boxes[rows, cols, 0][:, None, None] + np.arange(w)[None, None, :]
+        y0 = boxes[rows, cols, 1][:, None, None] + np.arange(h)[None, :, None]
+        blocks = lab[y0, x0]  # (squares, h, w, 3)
+        difference = np.sqrt(((blocks - empty[:, None, None, :]) ** 2).sum(axis=-1))
+        return (difference > self.piece_delta_e).mean(axis=(1, 2))
+
+    def _share(self, lab: np.ndarray, box: np.ndarray, empty: np.ndarray) -> float:
+        x0, y0, x1, y1 = (int(v) for v in box)
+        return float((delta_e(lab[y0:y1, x0:x1], empty[None, None, :]) > self.piece_delta_e).mean())
 
     def classify(self, square: np.ndarray, empty_lab: Any) -> tuple[str, float]:
         """(label, confidence) of one square's Lab pixels against its empty colour."""
