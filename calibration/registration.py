@@ -25,7 +25,7 @@ import math
 import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -151,6 +151,10 @@ class DetectorSettings:
     corner_refinement_max_iterations: int = 30
     corner_refinement_min_accuracy: float = 0.1
     edge_refinement: bool = True
+    #: A first, quick pass with this one adaptive-threshold window (px); the full set of
+    #: windows runs only when the quick pass misses some of the sheet's markers (a hand
+    #: over one, a marker in deep shadow). ``None``: always the full set.
+    quick_window: int | None = 13
     edge_span: float = 0.7
     edge_depth_modules: float = 0.8
     edge_min_contrast: float = 20.0
@@ -333,9 +337,20 @@ def detect_markers(
     left out. An id seen twice is returned twice; ``register`` refuses to choose."""
     settings = settings or DetectorSettings()
     frame = grey(image)
-    corners, ids, _rejected = _detector(sheet.dictionary, settings).detectMarkers(frame)
     known = set(sheet.ids)
-    found = [m for m in markers_from_opencv(corners, ids) if m.id in known]
+    found: list[Marker] = []
+    if settings.quick_window is not None:
+        window = settings.quick_window
+        quick = replace(settings, adaptive_thresh_win_size_min=window,
+                        adaptive_thresh_win_size_max=window, quick_window=None)  # fmt: skip
+        corners, ids, _rejected = _detector(sheet.dictionary, quick).detectMarkers(frame)
+        found = [m for m in markers_from_opencv(corners, ids) if m.id in known]
+    if {m.id for m in found} != known:
+        # The full pass decides; the quick pass only adds a marker the full one missed.
+        corners, ids, _rejected = _detector(sheet.dictionary, settings).detectMarkers(frame)
+        full = [m for m in markers_from_opencv(corners, ids) if m.id in known]
+        seen = {m.id for m in full}
+        found = full + [m for m in found if m.id not in seen]
     if not settings.edge_refinement:
         return found
     bits = dictionary_bits(sheet.dictionary)
