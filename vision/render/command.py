@@ -33,7 +33,8 @@ def describe(truth: dict[str, Any]) -> str:
         words.append(f"ply {truth['state']['ply']}")
     elif kind == "board":
         words.append(f"{truth['photo']} board")
-    words.append(f"{len(truth['position'])} pieces")
+    count = len(truth["position"])
+    words.append(f"{count} piece" if count == 1 else f"{count} pieces")
     markers = truth["markers"]
     words.append("markers " + (" ".join(str(i) for i in markers["visible"]) or "none") + " visible")
     if truth["render"]["hand"] is not None:
