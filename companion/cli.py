@@ -136,6 +136,18 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--out", default="camera-check.png", help="the picture to write")
     check.add_argument("--json", action="store_true", help="print one JSON object")
 
+    render = commands.add_parser("render", help="render frames a camera would see, with truth")
+    render.add_argument("game", help="the game to draw")
+    render.add_argument("--seed", type=int, default=1, help="the table and its series (default 1)")
+    render.add_argument("--count", type=int, default=10, help="frames to render (default 10)")
+    render.add_argument("--out", required=True, help="the folder to write frames and truth into")
+    render.add_argument(
+        "--kind",
+        choices=["play", "board", "calibration"],
+        default="play",
+        help="play positions, the two board photos, or calibration photos",
+    )
+
     reading = commands.add_parser("read", help="read board photos: what stands where")
     reading.add_argument("game", help="the game on the photos")
     reading.add_argument("images", nargs="+", help="the photos or frames")
@@ -203,6 +215,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return serve(args.config, host=args.host, port=args.port, instance=args.instance,
                          threads=args.threads, out=sys.stdout, demo=args.demo,
                          pace=args.pace, humans=tuple(args.human))  # fmt: skip
+        if args.command == "render":
+            from vision.render.command import render_command
+
+            return render_command(args.game, seed=args.seed, count=args.count, out=args.out,
+                                  stream=sys.stdout, kind=args.kind)  # fmt: skip
         if args.command == "read":
             from companion import camera
 
