@@ -268,7 +268,7 @@ def learn(
     pieces: dict[str, dict[str, Any]] = {}
     missing = []
     for kind in setup.classes:
-        colours, shares, silhouettes = [], [], []
+        colours, shares, silhouettes, instances = [], [], [], []
         for name in (n for n, k in setup.pieces.items() if k == kind):
             cell = square_cell(sheet, name)
             before = square_pixels(bare, sheet, cell, settings)
@@ -281,6 +281,8 @@ def learn(
             colours.append(after[mask])
             shares.append(share)
             silhouettes.append(silhouette(mask, settings.silhouette))
+            instances.append({"square": name, "share": round(share, 4),
+                              "silhouette": _round(silhouettes[-1].ravel())})  # fmt: skip
         if not shares:
             continue
         stacked = np.concatenate(colours)
@@ -289,6 +291,10 @@ def learn(
             "spread": _round(stacked.std(0)),
             "share": [round(float(np.mean(shares)), 4), round(float(np.std(shares)), 4)],
             "silhouette": _round(np.mean(silhouettes, axis=0).ravel()),
+            # Each piece as it stood: a tall piece leans away from the camera, more the
+            # further it is from the view's centre, so a reader compares a square with
+            # the nearest example of each kind.
+            "instances": instances,
         }
     if missing:
         raise ProfileError(

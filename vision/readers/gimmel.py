@@ -111,7 +111,8 @@ def read(
             squares[name], confidence[name] = EMPTY, 1.0 - shares[k] / kinds.least_share
             continue
         x0, y0, x1, y1 = (int(v) for v in boxes[cells[k]])
-        squares[name], confidence[name] = kinds.classify(lab[y0:y1, x0:x1], empty[k])
+        where = Kinds._centre(profile, name)
+        squares[name], confidence[name] = kinds.classify(lab[y0:y1, x0:x1], empty[k], where)
     return Observation(profile.game, squares, confidence, registration.summary())
 
 
@@ -122,6 +123,8 @@ class Kinds:
     names: tuple[str, ...]
     colours: np.ndarray
     shapes: np.ndarray
+    #: Per kind, its examples' board positions (mm) and silhouettes.
+    examples: tuple[tuple[np.ndarray, np.ndarray], ...]
     piece_delta_e: float
     least_share: float
     side: int
@@ -135,8 +138,22 @@ class Kinds:
         shapes = np.array([profile.pieces[n]["silhouette"] for n in names], np.float32)
         chroma = float(np.hypot(colours[:, 1], colours[:, 2]).max()) if names else 0.0
         s = profile.settings
-        return cls(names, colours, shapes, s.piece_delta_e, s.least_share, s.silhouette,
-                   chroma, settings)  # fmt: skip
+        examples = []
+        for n in names:
+            seen = profile.pieces[n].get("instances") or []
+            where = np.array([cls._centre(profile, e["square"]) for e in seen], np.float32)
+            shape = np.array([e["silhouette"] for e in seen], np.float32)
+            examples.append((where.reshape(-1, 2), shape.reshape(len(seen), -1)))
+        return cls(names, colours, shapes, tuple(examples), s.piece_delta_e, s.least_share,
+                   s.silhouette, chroma, settings)  # fmt: skip
+
+    @staticmethod
+    def _centre(profile: Profile, square: str) -> tuple[float, float]:
+        """A square's place on the board in cells (column, row) from its name."""
+        from rules.grid import Square
+
+        parsed = Square.parse(square, "square")
+        return float(parsed.col), float(parsed.row)
 
     def shares(
         self, lab: np.ndarray, boxes: np.ndarray, cells: list[tuple[int, int]], empty: np.ndarray
@@ -161,8 +178,11 @@ class Kinds:
         x0, y0, x1, y1 = (int(v) for v in box)
         return float((delta_e(lab[y0:y1, x0:x1], empty[None, None, :]) > self.piece_delta_e).mean())
 
-    def classify(self, square: np.ndarray, empty_lab: Any) -> tuple[str, float]:
-        """(label, confidence) of one square's Lab pixels against its empty colour."""
+    def classify(
+        self, square: np.ndarray, empty_lab: Any, where: tuple[float, float] | None = None
+    ) -> tuple[str, float]:
+        """(label, confidence) of one square's Lab pixels against its empty colour;
+        ``where`` (column, row) picks each kind's nearest example silhouette."""
         difference = delta_e(square, np.asarray(empty_lab, np.float32)[None, None, :])
         mask = difference > self.piece_delta_e
         share = float(mask.mean())
@@ -176,7 +196,11 @@ class Kinds:
             return UNKNOWN, 0.0
         shape = silhouette(mask, self.side).ravel()
         costs = np.linalg.norm(self.colours - piece, axis=1)
-        costs += np.abs(self.shapes - shape).mean(axis=1) * self.settings.shape_weight
+        shapes = self.shapes
+        if where is not None and all(len(e[0]) for e in self.examples):
+            spot = np.asarray(where, np.float32)
+            shapes = np.array([e[1][np.argmin(((e[0] - spot) ** 2).sum(1))] for e in self.examples])
+        costs += np.abs(shapes - shape).mean(axis=1) * self.settings.shape_weight
         order = np.argsort(costs)
         best = float(costs[order[0]])
         second = float(costs[order[1]]) if len(order) > 1 else best + 1.0
