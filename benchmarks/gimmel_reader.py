@@ -1,0 +1,135 @@
+"""How well and how fast the Gimmel reader reads rendered frames (issue 8's goals).
+
+The frozen set: for each seed 1..N, the renderer's table of that seed (its board, lamp,
+webcam and camera pose), the two board photos a user would take there, from which the
+appearance profile is learnt exactly as `companion calibrate board` learns it, and one
+play frame with every perturbation (hands included) read against the truth. Printed:
+
+- per-cell accuracy on the cells the truth says are visible, the share of boards read
+  without an error on visible cells, the share of visible cells wrongly called unknown;
+- per-frame latency of the whole reading at 1280x720 on one core (median, p95), beside
+  the bare OpenCV work any reader must do on the same frames in the same run (marker
+  detection with OpenCV's default parameters and one perspective warp).
+
+Figures, never asserts. `--frames 1000` is the issue's set (about half an hour here);
+`--frames 50` gives a first look. Rendered frames are kept under `--cache` so a rerun
+reads the same frames without drawing them again.
+
+    .venv/bin/python benchmarks/gimmel_reader.py --frames 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.profiles import learn, load_setup
+from calibration.sheet import load_sheet
+from vision.readers import gimmel
+
+
+def frozen_set(seed: int, cache: Path):
+    """The seed's two board photos and its play frame (image, truth), rendered once."""
+    folder = cache / f"seed-{seed:04d}"
+    names = ("empty", "setup", "play")
+    if not all((folder / f"{n}.json").is_file() for n in names):
+        from vision.render.series import render_series, series_table
+
+        folder.mkdir(parents=True, exist_ok=True)
+        table = series_table("gimmel", seed)
+        board = list(render_series("gimmel", seed, 2, "board", table=table))
+        play = list(render_series("gimmel", seed, 1, "play", table=table))
+        for name, rendered in zip(names, [*board, *play], strict=True):
+            (folder / f"{name}.jpg").write_bytes(rendered.jpeg)
+            (folder / f"{name}.json").write_text(json.dumps(rendered.truth))
+    return {
+        n: (cv2.imread(str(folder / f"{n}.jpg")), json.loads((folder / f"{n}.json").read_text()))
+        for n in names
+    }
+
+
+def bare_work(image: np.ndarray, sheet, homography: np.ndarray) -> float:
+    """What any reader must do: find the markers (OpenCV's defaults) and warp once."""
+    start = time.perf_counter()
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, sheet.dictionary))
+    cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters()).detectMarkers(grey)
+    size = (int(sheet.grid.width_mm * 2), int(sheet.grid.height_mm * 2))
+    to_board = np.array([[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1]])
+    cv2.warpPerspective(image, homography @ to_board, size, flags=cv2.WARP_INVERSE_MAP)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--frames", type=int, default=1000, help="seeds 1..N (default 1000)")
+    parser.add_argument("--cache", default="benchmarks/.cache/gimmel-reader", help="frames kept")
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
+    cells = right = wrongly_unknown = boards = clean = refused = 0
+    read_times, bare_times = [], []
+    for seed in range(1, args.frames + 1):
+        frames = frozen_set(seed, Path(args.cache))
+        (empty, _), (laid, _), (play, truth) = frames["empty"], frames["setup"], frames["play"]
+        camera = truth["camera"]
+        profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera)
+        start = time.perf_counter()
+        try:
+            seen = gimmel.read(play, sheet, profile, camera=camera)
+        except ValueError:
+            refused += 1  # markers under a hand: the reader says so and is not scored
+            continue
+        read_times.append(time.perf_counter() - start)
+        bare_times.append(bare_work(play, sheet, np.asarray(truth["homography"])))
+        hidden, position = set(truth["unknown"]), truth["position"]
+        errors = 0
+        for name, label in seen.squares.items():
+            if name in hidden:
+                continue
+            cells += 1
+            if label == position.get(name, gimmel.EMPTY):
+                right += 1
+            else:
+                errors += 1
+                wrongly_unknown += label == gimmel.UNKNOWN
+        boards += 1
+        clean += errors == 0
+    figures = {
+        "frames": args.frames,
+        "read": boards,
+        "refused_board_not_visible": refused,
+        "cell_accuracy": right / cells if cells else None,
+        "boards_without_error": clean / boards if boards else None,
+        "cells_wrongly_unknown": wrongly_unknown / cells if cells else None,
+        "read_ms_median": statistics.median(read_times) * 1000 if read_times else None,
+        "read_ms_p95": float(np.percentile(read_times, 95)) * 1000 if read_times else None,
+        "bare_ms_median": statistics.median(bare_times) * 1000 if bare_times else None,
+        "bare_ms_p95": float(np.percentile(bare_times, 95)) * 1000 if bare_times else None,
+    }
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    print(f"Gimmel reader on {args.frames} rendered frames (seeds 1-{args.frames}), one core, "
+          f"OpenCV {cv2.__version__}")  # fmt: skip
+    print(f"  read {boards}, refused (board not visible) {refused}")
+    print(f"  visible cells right: {figures['cell_accuracy']:.4%} of {cells}")
+    print(f"  boards with no error on visible cells: {figures['boards_without_error']:.2%}")
+    print(f"  visible cells wrongly called unknown: {figures['cells_wrongly_unknown']:.4%}")
+    print(f"  reading per frame: median {figures['read_ms_median']:.1f} ms, "
+          f"p95 {figures['read_ms_p95']:.1f} ms")  # fmt: skip
+    print(f"  bare OpenCV work (markers + one warp): median {figures['bare_ms_median']:.1f} ms, "
+          f"p95 {figures['bare_ms_p95']:.1f} ms")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
