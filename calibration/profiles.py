@@ -282,7 +282,8 @@ def learn(
             shares.append(share)
             silhouettes.append(silhouette(mask, settings.silhouette))
             instances.append({"square": name, "share": round(share, 4),
-                              "silhouette": _round(silhouettes[-1].ravel())})  # fmt: skip
+                              "silhouette": _round(silhouettes[-1].ravel()),
+                              "shape": _round(shape_features(mask))})  # fmt: skip
         if not shares:
             continue
         stacked = np.concatenate(colours)
@@ -324,6 +325,33 @@ def check_bare(view: BoardView, name: str, sheet: Sheet, setup: SetUp, settings:
 def delta_e(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """CIE76 colour difference, per pixel, of two Lab pictures of one shape."""
     return np.sqrt(((a.astype(np.float32) - b.astype(np.float32)) ** 2).sum(axis=-1))
+
+
+#: ``shape_features``' names, and the spread of each that counts as one unit of difference
+#: (measured on rendered pieces: what separates the kinds, beyond the noise within one).
+SHAPE_FEATURES = ("share", "circle_fill", "triangle_fill", "elongation")
+SHAPE_SCALES = (0.08, 0.05, 0.05, 0.15)
+
+
+def shape_features(mask: np.ndarray) -> np.ndarray:
+    """A piece's outline described without regard to how it is turned: its share of the
+    square, how much of its smallest enclosing circle and triangle it fills (a disc fills
+    the circle, a triangle the triangle), and how elongated it is (an oval beetle)."""
+    binary = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return np.zeros(len(SHAPE_FEATURES), np.float32)
+    outline = max(contours, key=cv2.contourArea)
+    area = max(cv2.contourArea(outline), 1.0)
+    radius = cv2.minEnclosingCircle(outline)[1]
+    triangle = cv2.minEnclosingTriangle(outline)[0]
+    width, height = cv2.minAreaRect(outline)[1]
+    return np.array([
+        area / mask.size,
+        area / max(math.pi * radius * radius, 1.0),
+        area / max(triangle, 1.0),
+        max(width, height) / max(min(width, height), 1.0),
+    ], np.float32)  # fmt: skip
 
 
 def silhouette(mask: np.ndarray, side: int) -> np.ndarray:

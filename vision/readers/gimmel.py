@@ -23,8 +23,10 @@ import numpy as np
 from calibration import colour
 from calibration.board_plane import cell_boxes, rectify
 from calibration.profiles import (
+    SHAPE_SCALES,
     Profile,
     delta_e,
+    shape_features,
     silhouette,
     square_cell,
     square_names,
@@ -125,6 +127,8 @@ class Kinds:
     shapes: np.ndarray
     #: Per kind, its examples' board positions (mm) and silhouettes.
     examples: tuple[tuple[np.ndarray, np.ndarray], ...]
+    #: Per kind, the mean of its examples' shape features (None: an older profile).
+    features: np.ndarray | None
     piece_delta_e: float
     least_share: float
     side: int
@@ -144,8 +148,14 @@ class Kinds:
             where = np.array([cls._centre(profile, e["square"]) for e in seen], np.float32)
             shape = np.array([e["silhouette"] for e in seen], np.float32)
             examples.append((where.reshape(-1, 2), shape.reshape(len(seen), -1)))
-        return cls(names, colours, shapes, tuple(examples), s.piece_delta_e, s.least_share,
-                   s.silhouette, chroma, settings)  # fmt: skip
+        features = None
+        instances = [profile.pieces[n].get("instances", []) for n in names]
+        if names and all(seen and all("shape" in e for e in seen) for seen in instances):
+            features = np.array(
+                [np.mean([e["shape"] for e in seen], axis=0) for seen in instances], np.float32
+            )
+        return cls(names, colours, shapes, tuple(examples), features, s.piece_delta_e,
+                   s.least_share, s.silhouette, chroma, settings)  # fmt: skip
 
     @staticmethod
     def _centre(profile: Profile, square: str) -> tuple[float, float]:
@@ -194,13 +204,20 @@ class Kinds:
             > self.most_chroma + self.settings.skin_chroma
         ):
             return UNKNOWN, 0.0
-        shape = silhouette(mask, self.side).ravel()
         costs = np.linalg.norm(self.colours - piece, axis=1)
-        shapes = self.shapes
-        if where is not None and all(len(e[0]) for e in self.examples):
-            spot = np.asarray(where, np.float32)
-            shapes = np.array([e[1][np.argmin(((e[0] - spot) ** 2).sum(1))] for e in self.examples])
-        costs += np.abs(shapes - shape).mean(axis=1) * self.settings.shape_weight
+        if self.features is not None:
+            # Turned any way and leaning: compare shapes by features that do not care.
+            seen = shape_features(mask)
+            costs += (np.abs(self.features - seen) / np.asarray(SHAPE_SCALES)).sum(axis=1) * 3.0
+        else:
+            shape = silhouette(mask, self.side).ravel()
+            shapes = self.shapes
+            if where is not None and all(len(e[0]) for e in self.examples):
+                spot = np.asarray(where, np.float32)
+                shapes = np.array(
+                    [e[1][np.argmin(((e[0] - spot) ** 2).sum(1))] for e in self.examples]
+                )
+            costs += np.abs(shapes - shape).mean(axis=1) * self.settings.shape_weight
         order = np.argsort(costs)
         best = float(costs[order[0]])
         second = float(costs[order[1]]) if len(order) > 1 else best + 1.0
