@@ -52,6 +52,11 @@ class ReaderSettings:
 
     px_per_mm: float = 1.0
     margin_mm: float = 2.0
+    #: The tallest piece's height (the falcon's), for the lean of tops away from the
+    #: camera: a square's band nearest the camera is where a neighbour's top leans in.
+    piece_height_mm: float = 14.0
+    #: How far a square's own edge may say its light has changed (a shadow, a lamp).
+    shade_range: tuple[float, float] = (0.4, 1.3)
     skin_chroma: float = 12.0
     shape_weight: float = 100.0
 
@@ -105,8 +110,14 @@ def read(
     names = square_names(sheet)
     cells = [square_cell(sheet, name) for name in names]
     empty = np.array([profile.squares[name]["lab"] for name in names], np.float32)
-    # Which squares hold anything: every square against its empty self at once.
-    shares = kinds.shares(lab, boxes, cells, empty)
+    # A shadow (an arm's, the lamp's) darkens a whole square, its edge included; a piece
+    # only its middle. Each square's expected lightness follows its own edge.
+    whole = cell_boxes(sheet, px_per_mm, settings.margin_mm, 0.0)
+    empty = shaded(lab, whole, cells, empty, profile.settings.inset_mm * px_per_mm, settings)
+    # Which squares hold anything: every square against its empty self at once, less
+    # the band where a nearer neighbour's top leans in (when the camera's place is known).
+    bands = lean_bands(registration, sheet, cells, settings, profile.settings.inset_mm)
+    shares = kinds.shares(lab, boxes, cells, empty, bands)
     squares, confidence = {}, {}
     for k, name in enumerate(names):
         if shares[k] < kinds.least_share:
@@ -166,7 +177,12 @@ class Kinds:
         return float(parsed.col), float(parsed.row)
 
     def shares(
-        self, lab: np.ndarray, boxes: np.ndarray, cells: list[tuple[int, int]], empty: np.ndarray
+        self,
+        lab: np.ndarray,
+        boxes: np.ndarray,
+        cells: list[tuple[int, int]],
+        empty: np.ndarray,
+        bands: np.ndarray | None = None,
     ) -> np.ndarray:
         """Each square's share of pixels unlike its empty self, in one pass when the
         squares are the same size in px (they are, at a whole number of px per square)."""
@@ -182,7 +198,14 @@ class Kinds:
         y0 = boxes[rows, cols, 1][:, None, None] + np.arange(h)[None, :, None]
         blocks = lab[y0, x0]  # (squares, h, w, 3)
         difference = np.sqrt(((blocks - empty[:, None, None, :]) ** 2).sum(axis=-1))
-        return (difference > self.piece_delta_e).mean(axis=(1, 2))
+        unlike = difference > self.piece_delta_e
+        if bands is None:
+            return unlike.mean(axis=(1, 2))
+        # bands: (squares, 4) px left out at the left, top, right and bottom edges.
+        xs, ys = np.arange(w)[None, None, :], np.arange(h)[None, :, None]
+        keep = ((xs >= bands[:, 0, None, None]) & (xs < w - bands[:, 2, None, None])
+                & (ys >= bands[:, 1, None, None]) & (ys < h - bands[:, 3, None, None]))  # fmt: skip
+        return (unlike & keep).sum(axis=(1, 2)) / np.maximum(keep.sum(axis=(1, 2)), 1)
 
     def _share(self, lab: np.ndarray, box: np.ndarray, empty: np.ndarray) -> float:
         x0, y0, x1, y1 = (int(v) for v in box)
@@ -222,6 +245,71 @@ class Kinds:
         best = float(costs[order[0]])
         second = float(costs[order[1]]) if len(order) > 1 else best + 1.0
         return self.names[order[0]], (second - best) / (second + 1e-6)
+
+
+def shaded(
+    lab: np.ndarray,
+    whole: np.ndarray,
+    cells: list[tuple[int, int]],
+    empty: np.ndarray,
+    inset_px: float,
+    settings: ReaderSettings,
+) -> np.ndarray:
+    """The empty colours with each square's lightness scaled as its edge band (the part
+    of the square outside the inset, which pieces seldom cover) is lit now."""
+    band = max(1, int(inset_px))
+    adjusted = empty.copy()
+    for k, (row, col) in enumerate(cells):
+        x0, y0, x1, y1 = (int(v) for v in whole[row, col])
+        square = lab[y0:y1, x0:x1, 0]
+        middle = square[band:-band]
+        ring = np.concatenate([square[:band].ravel(), square[-band:].ravel(),
+                               middle[:, :band].ravel(), middle[:, -band:].ravel()])  # fmt: skip
+        ratio = float(np.median(ring)) / max(float(empty[k, 0]), 1.0)
+        low, high = settings.shade_range
+        adjusted[k, 0] = empty[k, 0] * min(max(ratio, low), high)
+    return adjusted
+
+
+def camera_centre(registration: Registration) -> np.ndarray | None:
+    """The camera's centre in board mm (x, y, height), from the homography and the
+    camera's matrix; ``None`` without a calibrated camera."""
+    if registration.camera is None:
+        return None
+    m = np.linalg.inv(registration.camera.matrix) @ registration.homography
+    scale = 1.0 / np.linalg.norm(m[:, 0])
+    if m[2, 2] * scale < 0:
+        scale = -scale  # the board in front of the camera
+    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+    rotation = np.column_stack([r1, r2, np.cross(r1, r2)])
+    centre = -rotation.T @ t
+    return np.array([centre[0], centre[1], abs(centre[2])])
+
+
+def lean_bands(
+    registration: Registration,
+    sheet: Sheet,
+    cells: list[tuple[int, int]],
+    settings: ReaderSettings,
+    inset_mm: float,
+) -> np.ndarray | None:
+    """Per square, the px to leave out at its left, top, right and bottom edges: on the
+    sides facing the camera, as far as a neighbour's top leans in past the inset."""
+    centre = camera_centre(registration)
+    if centre is None or centre[2] <= settings.piece_height_mm:
+        return None
+    grid = sheet.grid
+    spots = np.array([((c + 0.5) * grid.cell_width_mm, (r + 0.5) * grid.cell_height_mm)
+                      for r, c in cells])  # fmt: skip
+    lean = (spots - centre[:2]) * settings.piece_height_mm / (centre[2] - settings.piece_height_mm)
+    reach = np.clip(np.abs(lean) - inset_mm, 0, None) * settings.px_per_mm
+    bands = np.zeros((len(cells), 4), np.int64)
+    # A top leans away from the camera: into this square from the side facing it.
+    bands[:, 0] = np.where(lean[:, 0] > 0, np.ceil(reach[:, 0]), 0)
+    bands[:, 2] = np.where(lean[:, 0] < 0, np.ceil(reach[:, 0]), 0)
+    bands[:, 1] = np.where(lean[:, 1] > 0, np.ceil(reach[:, 1]), 0)
+    bands[:, 3] = np.where(lean[:, 1] < 0, np.ceil(reach[:, 1]), 0)
+    return bands
 
 
 def position(state: Any) -> dict[str, str]:
