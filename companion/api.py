@@ -210,32 +210,26 @@ def play_answer(found: Table, document: Any, expected: Any):
 
 @api.post("/tables/<table_id>/undo")
 def undo(table_id: str):
-    found = table(table_id)
-    body = change_body(found)
-    try:
-        seq = found.undo(body.get("seq"))
-    except (IllegalUndo, Stale) as error:
-        abort(409, description=str(error))
-    return jsonify(seq=seq, table=found.summary())
+    return table_change(table_id, Table.undo)
 
 
 @api.post("/tables/<table_id>/end-turn")
 def end_turn(table_id: str):
-    found = table(table_id)
-    body = change_body(found)
-    try:
-        seq = found.end_turn(body.get("seq"))
-    except Stale as error:
-        abort(409, description=str(error))
-    return jsonify(seq=seq, table=found.summary())
+    return table_change(table_id, Table.end_turn)
 
 
 @api.post("/tables/<table_id>/dismiss")
 def dismiss(table_id: str):
+    return table_change(table_id, Table.dismiss)
+
+
+def table_change(table_id: str, change):
+    """A change that takes only the ``seq`` it was made against: 409 when the table has
+    moved on or there is nothing to change (nothing to undo or to dismiss)."""
     found = table(table_id)
     body = change_body(found)
     try:
-        seq = found.dismiss(body.get("seq"))
+        seq = change(found, body.get("seq"))
     except (IllegalUndo, Stale) as error:
         abort(409, description=str(error))
     return jsonify(seq=seq, table=found.summary())
