@@ -19,7 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.registration import FrameError, Registration, apply_homography, as_points
+from calibration.registration import FrameError, Registration, as_points
 from calibration.sheet import Sheet
 
 #: ``rectify``'s defaults: 2 px per mm is 60 px across a 30 mm cell, more than a
@@ -73,12 +73,35 @@ def rectify(
             flags=interpolation | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_CONSTANT,
         )
-    u, v = np.meshgrid(np.arange(size[0], dtype=np.float64), np.arange(size[1], dtype=np.float64))
-    undistorted = apply_homography(out_to_image, np.column_stack([u.ravel(), v.ravel()]))
-    source = (
-        registration.camera.distort(undistorted).astype(np.float32).reshape(size[1], size[0], 2)
+    # The lens first, with maps made once per camera (a frame's remap is milliseconds),
+    # then the one perspective warp in undistorted pixels.
+    first, second = undistortion_maps(registration.camera, (image.shape[1], image.shape[0]))
+    straight = cv2.remap(image, first, second, interpolation, borderMode=cv2.BORDER_CONSTANT)
+    return cv2.warpPerspective(
+        straight,
+        out_to_image,
+        size,
+        flags=interpolation | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
     )
-    return cv2.remap(image, source, None, interpolation, borderMode=cv2.BORDER_CONSTANT)
+
+
+_MAPS: dict[tuple[bytes, bytes, tuple[int, int]], tuple[np.ndarray, np.ndarray]] = {}
+#: Cameras whose maps are kept (a table has one; tests and benchmarks a few).
+MAPS_KEPT = 4
+
+
+def undistortion_maps(camera: Any, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """``cv2.remap``'s maps that take a frame of ``size`` (width, height) from ``camera``
+    to undistorted pixels in the same camera matrix; made once per camera and size."""
+    key = (camera.matrix.tobytes(), camera.distortion.tobytes(), size)
+    if key not in _MAPS:
+        if len(_MAPS) >= MAPS_KEPT:
+            _MAPS.pop(next(iter(_MAPS)))
+        _MAPS[key] = cv2.initUndistortRectifyMap(
+            camera.matrix, camera.distortion, None, camera.matrix, size, cv2.CV_16SC2
+        )
+    return _MAPS[key]
 
 
 def grid_points(sheet: Sheet) -> np.ndarray:
