@@ -65,10 +65,10 @@ class CameraSource:
         from vision.readers import gimmel
 
         game = table.config.game
-        readers = {"gimmel": (gimmel.read, gimmel.shows)}
+        readers = {"gimmel": (gimmel.read, gimmel.shows, gimmel.mismatch)}
         if game not in readers:
             raise ValueError(f"table {table.config.id!r}: no camera reader for {game} yet")
-        self.read, self.shows = readers[game]
+        self.read, self.shows, self.mismatch = readers[game]
         self.table, self.config, self.stop, self.clock = table, config, stop, clock
         self.sheet = load_sheet(game, config.sheet)
         self.profile = Profile.load(config.profile, game=game, sheet=self.sheet.name)
@@ -168,7 +168,8 @@ class CameraSource:
             return None  # already said; the table holds its flag or question
         self.claimed = squares
         claim = Claim("camera", seen=reading.to_json(),
-                      matches=lambda state: self.shows(reading, state))  # fmt: skip
+                      matches=lambda state: self.shows(reading, state),
+                      mismatch=lambda state: self.mismatch(reading, state))  # fmt: skip
         verdict = self.table.claim(claim)
         if verdict is not None and verdict.kind in ("move", "take-back", "unchanged"):
             self.accepted = squares

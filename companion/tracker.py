@@ -56,6 +56,14 @@ class Claim:
     moves: tuple[Move, ...] = ()
     matches: Callable[[Any], bool] | None = field(default=None, compare=False)
     say: str | None = None
+    #: For a position: how far a state is from what was seen (the confidence of the
+    #: squares that disagree), so that a misread square does not block the game: the
+    #: explanation the rules allow that disagrees least, by a clear margin, is taken.
+    mismatch: Callable[[Any], float] | None = field(default=None, compare=False)
+    #: The most disagreement such an explanation may have, and the margin it needs over
+    #: the next one.
+    tolerance: float = 1.0
+    margin: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -98,10 +106,32 @@ def _explain_position(game: Game, state: Any, claim: Claim, before: Any | None) 
         return Verdict("move", move=fitting[0])
     if fitting:
         return Verdict("question", choices=fitting)
+    if claim.mismatch is not None:
+        near = _nearest(game, state, claim, before)
+        if near is not None:
+            return near
     return Verdict(
         "flag",
         violation=Violation(UNEXPLAINED, "what was seen is no single legal move from here"),
     )
+
+
+def _nearest(game: Game, state: Any, claim: Claim, before: Any | None) -> Verdict | None:
+    """Prefer what the rules allow: of the table as it is, the take-back and every legal
+    move, the one that disagrees least with what was seen, if it disagrees little and
+    clearly less than the next (a misread square, not a different board)."""
+    assert claim.mismatch is not None
+    options: list[tuple[float, Verdict]] = [(claim.mismatch(state), Verdict("unchanged"))]
+    if before is not None:
+        options.append((claim.mismatch(before), Verdict("take-back")))
+    for move in game.legal_moves(state):
+        options.append((claim.mismatch(game.play(state, move)), Verdict("move", move=move)))
+    options.sort(key=lambda option: option[0])
+    best = options[0][0]
+    second = options[1][0] if len(options) > 1 else float("inf")
+    if best <= claim.tolerance and second - best >= claim.margin:
+        return options[0][1]
+    return None
 
 
 def forced_move(game: Game, state: Any) -> Move | None:

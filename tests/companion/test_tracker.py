@@ -213,3 +213,30 @@ def test_a_restart_keeps_the_flag_the_question_and_the_open_turn(journal):
     roll(uraeus, 6)  # no roll is due: said
     uraeus = same_after_restart(uraeus)
     assert uraeus.attention["kind"] == "say"
+
+
+def near(target, misread=(), doubt=0.3):
+    """A camera's claim that the board shows ``target``, but for ``misread`` squares it
+    read wrongly with confidence ``doubt`` each."""
+    wrong = set(misread)
+
+    def mismatch(state):
+        differing = sum(1 for a, b in zip(state.board, target.board, strict=True) if a != b)
+        return differing + doubt * len(wrong)
+
+    return Claim("camera", seen={"board": "near"}, matches=lambda state: False,
+                 mismatch=mismatch)  # fmt: skip
+
+
+def test_a_doubtful_misread_does_not_block_the_move_the_rules_allow(journal):
+    """DESIGN.md, "From observation to move": never let one misread block the game; of
+    what the rules allow, the explanation that disagrees least, by a clear margin."""
+    table = gimmel_table(journal)
+    place = Place(0, Kind.FALCON, Square.parse("e5"))
+    target = table.game.play(table.state, place)
+    verdict = table.claim(near(target, misread=["h18"]))
+    assert verdict.kind == "move" and verdict.move == place
+    # Many sure disagreements are a different board, not a misread: flagged.
+    other = table.game.play(table.state, Place(1, Kind.CAT, Square.parse("a1")))
+    other = table.game.play(other, Place(0, Kind.BEETLE, Square.parse("b2")))
+    assert table.claim(near(other, misread=["c3", "d4", "e6", "f7"], doubt=1.0)).kind == "flag"

@@ -325,6 +325,17 @@ def position(state: Any) -> dict[str, str]:
     return labels
 
 
+def mismatch(observation: Observation, state: Any) -> float:
+    """How far ``state`` is from ``observation``: the confidence of each square read that
+    disagrees with it (a doubtful misread costs little, a sure one a whole square)."""
+    expected = position(state)
+    return sum(
+        max(observation.confidence.get(name, 1.0), 0.05)
+        for name, label in observation.squares.items()
+        if label != UNKNOWN and label != expected.get(name, EMPTY)
+    )
+
+
 def shows(observation: Observation, state: Any) -> bool:
     """Whether ``state`` looks like ``observation`` on every square it could read."""
     expected = position(state)
