@@ -121,46 +121,11 @@ _ENCODE = np.round(to_encoded(np.linspace(0.0, 1.0, _ENCODE_STEPS))).astype(np.u
 Patch = np.ndarray | tuple[np.ndarray, ...]
 
 
-@dataclass(frozen=True)
-class PatchReading:
-    """What one patch showed: its index among the patches given, its centre (x, y) in
-    pixels, the median 8-bit (B, G, R) of its usable pixels, and the pixel counts."""
-
-    index: int
-    centre: tuple[float, float]
-    bgr: tuple[float, float, float]
-    usable: int
-    total: int
-    dark: int
-    saturated: int
-
-    @property
-    def linear(self) -> np.ndarray:
-        return to_linear(np.array(self.bgr))
-
-    @property
-    def brightness(self) -> float:
-        return float(LUMA_BGR @ self.linear)
-
-    @property
-    def chromaticity(self) -> np.ndarray:
-        lin = self.linear
-        return lin / max(float(lin.sum()), 1e-9)
-
-
-@dataclass(frozen=True)
-class Reference:
-    """The light as the reference patches show it in one frame.
-
-    ``bgr``: the white's 8-bit (B, G, R), the per-channel median of the patches used;
-    ``patches``: the patches used; ``rejected``: (index, reason) for those left out;
-    ``size``: the image's (width, height).
-    """
+class _Light:
+    """What a white's 8-bit (B, G, R) ``bgr`` says of the light, for a patch and for the
+    frame's reference alike."""
 
     bgr: tuple[float, float, float]
-    patches: tuple[PatchReading, ...]
-    rejected: tuple[tuple[int, str], ...]
-    size: tuple[int, int]
 
     @property
     def linear(self) -> np.ndarray:
@@ -177,6 +142,35 @@ class Reference:
         """The light's colour: linear (b, g, r) scaled to sum 1; (1/3, 1/3, 1/3) neutral."""
         lin = self.linear
         return lin / max(float(lin.sum()), 1e-9)
+
+
+@dataclass(frozen=True)
+class PatchReading(_Light):
+    """What one patch showed: its index among the patches given, its centre (x, y) in
+    pixels, the median 8-bit (B, G, R) of its usable pixels, and the pixel counts."""
+
+    index: int
+    centre: tuple[float, float]
+    bgr: tuple[float, float, float]
+    usable: int
+    total: int
+    dark: int
+    saturated: int
+
+
+@dataclass(frozen=True)
+class Reference(_Light):
+    """The light as the reference patches show it in one frame.
+
+    ``bgr``: the white's 8-bit (B, G, R), the per-channel median of the patches used;
+    ``patches``: the patches used; ``rejected``: (index, reason) for those left out;
+    ``size``: the image's (width, height).
+    """
+
+    bgr: tuple[float, float, float]
+    patches: tuple[PatchReading, ...]
+    rejected: tuple[tuple[int, str], ...]
+    size: tuple[int, int]
 
     @property
     def spread(self) -> float:
