@@ -4,10 +4,11 @@ The board is registered from its markers, seen square-on, and corrected to the l
 profile was learnt in (from the markers' white margins). Each square is compared with
 itself as the profile saw it empty: the pixels that differ by more than the profile's
 threshold are the piece's. Too few such pixels: the square is empty. Otherwise the
-piece's colour and silhouette are compared with each kind of piece of each colour the
-profile learnt; the nearest wins, and its margin over the next is the confidence. A
-square whose differing pixels are coloured like nothing the set-up showed (a hand, a
-sleeve, a die) is "unknown", never guessed: the tracker waits or asks.
+piece's colour and shape (features that do not depend on how it is turned) are compared
+with each kind of piece of each colour the profile learnt; the nearest wins, and its
+margin over the next is the confidence. A square whose differing pixels are coloured
+like nothing the set-up showed (a hand, a sleeve, a die) is "unknown", never guessed:
+the tracker waits or asks.
 
 Appearance reaches the reader only through the profile (``calibration.profiles``).
 """
@@ -25,9 +26,9 @@ from calibration.board_plane import cell_boxes, rectify
 from calibration.profiles import (
     SHAPE_SCALES,
     Profile,
+    ProfileError,
     delta_e,
     shape_features,
-    silhouette,
     square_cell,
     square_names,
     to_lab,
@@ -47,8 +48,9 @@ class ReaderSettings:
     scale. ``margin_mm``: the square-on picture's margin around the grid (a little keeps
     the edge squares whole). ``skin_chroma``: a piece whose pixels are this much more
     colourful (CIE chroma) than the most colourful piece the profile knows is not a piece
-    (a hand over the square): unknown. ``shape_weight``: how much a silhouette's mean
-    difference (0-1) counts against a colour difference (Delta E)."""
+    (a hand over the square): unknown. ``shape_weight``: how much one unit of shape
+    difference (``calibration.profiles.SHAPE_SCALES``) counts against a colour difference
+    (Delta E)."""
 
     px_per_mm: float = 1.0
     margin_mm: float = 2.0
@@ -58,7 +60,7 @@ class ReaderSettings:
     #: How far a square's own edge may say its light has changed (a shadow, a lamp).
     shade_range: tuple[float, float] = (0.4, 1.3)
     skin_chroma: float = 12.0
-    shape_weight: float = 100.0
+    shape_weight: float = 3.0
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,7 @@ def read(
             squares[name], confidence[name] = EMPTY, 1.0 - shares[k] / kinds.least_share
             continue
         x0, y0, x1, y1 = (int(v) for v in boxes[cells[k]])
-        where = Kinds._centre(profile, name)
-        squares[name], confidence[name] = kinds.classify(lab[y0:y1, x0:x1], empty[k], where)
+        squares[name], confidence[name] = kinds.classify(lab[y0:y1, x0:x1], empty[k])
     return Observation(profile.game, squares, confidence, registration.summary())
 
 
@@ -135,14 +136,10 @@ class Kinds:
 
     names: tuple[str, ...]
     colours: np.ndarray
-    shapes: np.ndarray
-    #: Per kind, its examples' board positions (mm) and silhouettes.
-    examples: tuple[tuple[np.ndarray, np.ndarray], ...]
-    #: Per kind, the mean of its examples' shape features (None: an older profile).
-    features: np.ndarray | None
+    #: Per kind, the mean of its set-up examples' shape features (``shape_features``).
+    features: np.ndarray
     piece_delta_e: float
     least_share: float
-    side: int
     most_chroma: float
     settings: ReaderSettings
 
@@ -150,31 +147,18 @@ class Kinds:
     def of(cls, profile: Profile, settings: ReaderSettings) -> Kinds:
         names = tuple(sorted(profile.pieces))
         colours = np.array([profile.pieces[n]["lab"] for n in names], np.float32)
-        shapes = np.array([profile.pieces[n]["silhouette"] for n in names], np.float32)
-        chroma = float(np.hypot(colours[:, 1], colours[:, 2]).max()) if names else 0.0
-        s = profile.settings
-        examples = []
-        for n in names:
-            seen = profile.pieces[n].get("instances") or []
-            where = np.array([cls._centre(profile, e["square"]) for e in seen], np.float32)
-            shape = np.array([e["silhouette"] for e in seen], np.float32)
-            examples.append((where.reshape(-1, 2), shape.reshape(len(seen), -1)))
-        features = None
-        instances = [profile.pieces[n].get("instances", []) for n in names]
-        if names and all(seen and all("shape" in e for e in seen) for seen in instances):
-            features = np.array(
-                [np.mean([e["shape"] for e in seen], axis=0) for seen in instances], np.float32
+        instances = [profile.pieces[n].get("instances") or [] for n in names]
+        if not names or not all(seen and all("shape" in e for e in seen) for seen in instances):
+            raise ProfileError(
+                "the profile has no shape features of its pieces: learn the board again "
+                "(companion calibrate board)"
             )
-        return cls(names, colours, shapes, tuple(examples), features, s.piece_delta_e,
-                   s.least_share, s.silhouette, chroma, settings)  # fmt: skip
-
-    @staticmethod
-    def _centre(profile: Profile, square: str) -> tuple[float, float]:
-        """A square's place on the board in cells (column, row) from its name."""
-        from rules.grid import Square
-
-        parsed = Square.parse(square, "square")
-        return float(parsed.col), float(parsed.row)
+        features = np.array(
+            [np.mean([e["shape"] for e in seen], axis=0) for seen in instances], np.float32
+        )
+        chroma = float(np.hypot(colours[:, 1], colours[:, 2]).max())
+        s = profile.settings
+        return cls(names, colours, features, s.piece_delta_e, s.least_share, chroma, settings)
 
     def shares(
         self,
@@ -211,11 +195,8 @@ class Kinds:
         x0, y0, x1, y1 = (int(v) for v in box)
         return float((delta_e(lab[y0:y1, x0:x1], empty[None, None, :]) > self.piece_delta_e).mean())
 
-    def classify(
-        self, square: np.ndarray, empty_lab: Any, where: tuple[float, float] | None = None
-    ) -> tuple[str, float]:
-        """(label, confidence) of one square's Lab pixels against its empty colour;
-        ``where`` (column, row) picks each kind's nearest example silhouette."""
+    def classify(self, square: np.ndarray, empty_lab: Any) -> tuple[str, float]:
+        """(label, confidence) of one square's Lab pixels against its empty colour."""
         difference = delta_e(square, np.asarray(empty_lab, np.float32)[None, None, :])
         mask = difference > self.piece_delta_e
         share = float(mask.mean())
@@ -228,19 +209,9 @@ class Kinds:
         ):
             return UNKNOWN, 0.0
         costs = np.linalg.norm(self.colours - piece, axis=1)
-        if self.features is not None:
-            # Turned any way and leaning: compare shapes by features that do not care.
-            seen = shape_features(mask)
-            costs += (np.abs(self.features - seen) / np.asarray(SHAPE_SCALES)).sum(axis=1) * 3.0
-        else:
-            shape = silhouette(mask, self.side).ravel()
-            shapes = self.shapes
-            if where is not None and all(len(e[0]) for e in self.examples):
-                spot = np.asarray(where, np.float32)
-                shapes = np.array(
-                    [e[1][np.argmin(((e[0] - spot) ** 2).sum(1))] for e in self.examples]
-                )
-            costs += np.abs(shapes - shape).mean(axis=1) * self.settings.shape_weight
+        # Turned any way and leaning: compare shapes by features that do not care.
+        shape = (np.abs(self.features - shape_features(mask)) / np.asarray(SHAPE_SCALES)).sum(1)
+        costs += shape * self.settings.shape_weight
         order = np.argsort(costs)
         best = float(costs[order[0]])
         second = float(costs[order[1]]) if len(order) > 1 else best + 1.0
