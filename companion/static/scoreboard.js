@@ -301,7 +301,7 @@
     localStorage.setItem("lang", lang);
     translate();
     if (summary) { show(summary); }
-    drawPanel();
+    redraw();
   });
   $("hints").checked = hints;
   $("hints").addEventListener("change", function () {
@@ -447,12 +447,23 @@
 
   // -- live -------------------------------------------------------------------------------
 
+  // One panel request at a time, however fast events come; an event that arrives while
+  // one is on its way asks for one more, so the board and the buttons never stay older
+  // than the last event (the roll and the move it allows come a moment apart).
   let pending = false;
+  let stale = false;
+  function redraw() {
+    if (pending) { stale = true; return; }
+    pending = true;
+    stale = false;
+    drawPanel().finally(function () {
+      pending = false;
+      if (stale) { redraw(); }
+    });
+  }
   function refresh(next) {
     show(next);
-    if (pending) { return; }
-    pending = true;  // one panel request at a time, however fast events come
-    drawPanel().finally(function () { pending = false; });
+    redraw();
   }
 
   const link = $("link");
