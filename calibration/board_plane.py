@@ -53,7 +53,9 @@ def rectify(
 ) -> np.ndarray:
     """The board plane seen square-on: the grid and ``margin_mm`` around it at
     ``px_per_mm``, so board point (x, y) mm lands at ``board_to_rectified``. One
-    perspective warp (one remap when the camera has distortion)."""
+    perspective warp, or with a camera's lens one remap over the square-on picture's
+    pixels only (``rectify_maps``): each looks up its board point's place in the frame as
+    the camera gave it, so the frame is sampled once and never undistorted whole."""
     if not px_per_mm > 0 or not margin_mm >= 0:
         raise ValueError(
             f"rectify: px_per_mm > 0 and margin_mm >= 0 (got {px_per_mm}, {margin_mm})"
@@ -61,47 +63,127 @@ def rectify(
     if not isinstance(image, np.ndarray) or image.size == 0:
         raise FrameError(f"expected an image as a numpy array (got {type(image).__name__})")
     size = rectified_size(registration.sheet, px_per_mm, margin_mm)
-    to_board = np.array(
-        [[1 / px_per_mm, 0, -margin_mm], [0, 1 / px_per_mm, -margin_mm], [0, 0, 1]], np.float64
-    )
-    out_to_image = registration.homography @ to_board
     if registration.camera is None:
         return cv2.warpPerspective(
             image,
-            out_to_image,
+            registration.homography @ rectified_to_board(px_per_mm, margin_mm),
             size,
             flags=interpolation | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_CONSTANT,
         )
-    # The lens first, with maps made once per camera (a frame's remap is milliseconds),
-    # then the one perspective warp in undistorted pixels.
-    first, second = undistortion_maps(registration.camera, (image.shape[1], image.shape[0]))
-    straight = cv2.remap(image, first, second, interpolation, borderMode=cv2.BORDER_CONSTANT)
-    return cv2.warpPerspective(
-        straight,
-        out_to_image,
-        size,
-        flags=interpolation | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_CONSTANT,
+    first, second = rectify_maps(registration, px_per_mm, margin_mm)
+    return cv2.remap(image, first, second, interpolation, borderMode=cv2.BORDER_CONSTANT)
+
+
+def rectified_to_board(px_per_mm: float, margin_mm: float) -> np.ndarray:
+    """The 3x3 matrix from ``rectify``'s px to board mm (``board_to_rectified``'s inverse)."""
+    return np.array(
+        [[1 / px_per_mm, 0, -margin_mm], [0, 1 / px_per_mm, -margin_mm], [0, 0, 1]], np.float64
     )
 
 
-_MAPS: dict[tuple[bytes, bytes, tuple[int, int]], tuple[np.ndarray, np.ndarray]] = {}
-#: Cameras whose maps are kept (a table has one; tests and benchmarks a few).
-MAPS_KEPT = 4
+#: ``rectify_maps`` works out the lens exactly on nodes at most this many frame px apart
+#: and interpolates between them: the map is smooth (a homography and a lens), and
+#: bilinear interpolation over 8 px is good to a hundredth of a pixel, less than the
+#: remap's own 1/32 px steps (``tests/calibration/test_board_plane.py``).
+MAP_NODE_FRAME_PX = 8.0
+#: Square-on pictures whose maps are kept (a still camera's, at a reader's scale or two).
+MAPS_KEPT = 8
+_RECTIFY_MAPS: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
 
 
-def undistortion_maps(camera: Any, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """``cv2.remap``'s maps that take a frame of ``size`` (width, height) from ``camera``
-    to undistorted pixels in the same camera matrix; made once per camera and size."""
-    key = (camera.matrix.tobytes(), camera.distortion.tobytes(), size)
-    if key not in _MAPS:
-        if len(_MAPS) >= MAPS_KEPT:
-            _MAPS.pop(next(iter(_MAPS)))
-        _MAPS[key] = cv2.initUndistortRectifyMap(
-            camera.matrix, camera.distortion, None, camera.matrix, size, cv2.CV_16SC2
+def rectify_maps(
+    registration: Registration, px_per_mm: float, margin_mm: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """``cv2.remap``'s maps (fixed point, ``CV_16SC2``) from ``rectify``'s picture to the
+    frame as the camera gave it: rectified px -> board mm -> (the registration's
+    homography) undistorted px -> (the camera's lens) distorted px. Kept for the last few
+    (homography, camera, scale, margin): a registration read again costs one remap."""
+    camera = registration.camera
+    if camera is None:
+        raise ValueError("rectify_maps: the registration has no camera model (no lens to map)")
+    size = rectified_size(registration.sheet, px_per_mm, margin_mm)
+    key = (
+        registration.homography.tobytes(),
+        camera.matrix.tobytes(),
+        camera.distortion.tobytes(),
+        float(px_per_mm),
+        float(margin_mm),
+        size,
+    )
+    maps = _RECTIFY_MAPS.get(key)
+    if maps is None:
+        where = frame_positions(
+            registration.homography @ rectified_to_board(px_per_mm, margin_mm), camera, size
         )
-    return _MAPS[key]
+        maps = cv2.convertMaps(where, None, cv2.CV_16SC2)
+        if len(_RECTIFY_MAPS) >= MAPS_KEPT:
+            _RECTIFY_MAPS.pop(next(iter(_RECTIFY_MAPS)))
+        _RECTIFY_MAPS[key] = maps
+    return maps
+
+
+def frame_positions(
+    to_undistorted: np.ndarray,
+    camera: Any,
+    size: tuple[int, int],
+    node_frame_px: float = MAP_NODE_FRAME_PX,
+) -> np.ndarray:
+    """For each px of a picture of ``size`` (width, height), where it is in the distorted
+    frame: ``to_undistorted`` takes picture px to undistorted frame px, then ``camera``'s
+    lens. Float32 (height, width, 2). Worked out exactly on a grid of nodes at most
+    ``node_frame_px`` frame px apart (one node row and column beyond each edge) and
+    interpolated bilinearly between them."""
+    width, height = size
+
+    def where(points: np.ndarray) -> np.ndarray:
+        homog = np.column_stack([points, np.ones(len(points))]) @ to_undistorted.T
+        return lens(homog[:, :2] / homog[:, 2:3], camera.matrix, camera.distortion)
+
+    # The node spacing in picture px: the picture's largest stretch into the frame, on
+    # its corners and centre (a homography's stretch is largest at the extremes).
+    probes = np.array([[0, 0], [width, 0], [0, height], [width, height], [width / 2, height / 2]])
+    stretch = max(
+        float(np.linalg.norm(where(probes + step) - where(probes), axis=1).max())
+        for step in ([1.0, 0.0], [0.0, 1.0])
+    )
+    k = int(np.clip(node_frame_px / max(stretch, 1e-9), 1, 64))
+    # cv2.resize's INTER_LINEAR puts source node j at destination px j * k + (k - 1) / 2;
+    # one node before the picture's start keeps the clamped border out of the picture.
+    nx = math.ceil((width + (k + 1) / 2) / k) + 1
+    ny = math.ceil((height + (k + 1) / 2) / k) + 1
+    u, v = np.meshgrid((np.arange(nx) - 1) * k + (k - 1) / 2, (np.arange(ny) - 1) * k + (k - 1) / 2)
+    grid = where(np.column_stack([u.ravel(), v.ravel()])).reshape(ny, nx, 2).astype(np.float32)
+    if k == 1:
+        return np.ascontiguousarray(grid[1 : 1 + height, 1 : 1 + width])
+    dense = cv2.resize(grid, (nx * k, ny * k), interpolation=cv2.INTER_LINEAR)
+    return np.ascontiguousarray(dense[k : k + height, k : k + width])
+
+
+def lens(undistorted: np.ndarray, matrix: np.ndarray, distortion: np.ndarray) -> np.ndarray:
+    """Undistorted px (N, 2) -> distorted px through OpenCV's lens model (radial,
+    tangential and thin prism terms): the inverse of ``cv2.undistortPoints`` in the same
+    camera matrix, as ``cv2.projectPoints`` works it out but in numpy, many times faster
+    (both use fx, fy, cx and cy; a skew term is not part of OpenCV's model). A tilted
+    sensor (14 coefficients, the tilt not zero) goes to ``projectPoints``."""
+    d = np.zeros(14)
+    d[: distortion.size] = np.asarray(distortion, np.float64).reshape(-1)
+    fx, fy, cx, cy = matrix[0, 0], matrix[1, 1], matrix[0, 2], matrix[1, 2]
+    x = (undistorted[:, 0] - cx) / fx
+    y = (undistorted[:, 1] - cy) / fy
+    if d[12] or d[13]:
+        rays = np.column_stack([x, y, np.ones(len(x))]).reshape(-1, 1, 3)
+        zero = np.zeros(3)
+        out, _ = cv2.projectPoints(rays, zero, zero, matrix, d)
+        return np.asarray(out, np.float64).reshape(-1, 2)
+    k1, k2, p1, p2, k3, k4, k5, k6, s1, s2, s3, s4 = d[:12]
+    r2 = x * x + y * y
+    r4 = r2 * r2
+    radial = (1 + r2 * (k1 + r2 * (k2 + r2 * k3))) / (1 + r2 * (k4 + r2 * (k5 + r2 * k6)))
+    xy2 = 2 * x * y
+    xd = x * radial + p1 * xy2 + p2 * (r2 + 2 * x * x) + s1 * r2 + s2 * r4
+    yd = y * radial + p1 * (r2 + 2 * y * y) + p2 * xy2 + s3 * r2 + s4 * r4
+    return np.column_stack([fx * xd + cx, fy * yd + cy])
 
 
 def grid_points(sheet: Sheet) -> np.ndarray:
