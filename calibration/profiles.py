@@ -10,8 +10,11 @@ white quiet zones. Then:
 - every square's empty appearance (its mean colour and texture in CIE Lab) is kept, so a
   reader compares a square with itself rather than with a guess at "light" and "dark";
 - for every kind of piece of every colour, the pixels that differ from the empty square
-  (the piece) give the piece's colour, its share of the square, and its silhouette (the
-  mean mask on a small grid), which tell the kinds apart by shape.
+  (the piece) give the piece's colour and its share of the square;
+- each piece of the set-up is then looked at exactly as a reader looks at a square
+  (``calibration.blobs``: its blob on the square-on picture at the reading's scale, the
+  blob's colour and shape), so a reader compares what it sees with examples seen the
+  same way.
 
 The profile is a versioned JSON file (``docs/calibration.md``); ``Profile.load`` refuses
 another kind, version, game or sheet. Thresholds are the named fields of ``Settings``.
@@ -20,10 +23,9 @@ another kind, version, game or sheet. Thresholds are the named fields of ``Setti
 from __future__ import annotations
 
 import json
-import math
 import os
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -32,13 +34,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration import colour
+from calibration import blobs, colour
 from calibration.board_plane import cell_boxes
 from calibration.board_plane import rectify as rectify_board
 from calibration.registration import Registration, register
 from calibration.sheet import Sheet
 
-VERSION = 1
+VERSION = 2
 
 
 class ProfileError(ValueError):
@@ -52,15 +54,24 @@ class Settings:
     neighbour's shadow). ``piece_delta_e``: a pixel differs from the empty square by more
     than this (CIE76 Delta E) to count as the piece's. ``least_share``: a square of the
     set-up must be at least this much piece, or the photo does not show the set-up.
-    ``silhouette``: the side of the silhouette grid. ``margin_mm``: the picture's margin
-    around the grid, wide enough for the markers' white quiet zones."""
+    ``margin_mm``: the picture's margin around the grid, wide enough for the markers'
+    white quiet zones. ``shape_px_per_mm`` and ``shape_margin_mm``: the square-on picture
+    pieces are looked at in, by the profile and by the reader alike (1 px per mm is 30 px
+    across a Gimmel square: plenty for colours and outlines, and cheap).
+    ``shade_range``: how far a square's own edge may say its light has changed (a
+    shadow, a lamp) from the empty photo's. ``blob_delta_e``: once a square holds a
+    piece, its pixels this unlike the empty board are the piece's blob (lower than
+    ``piece_delta_e``: a white piece's top on a light square differs little)."""
 
     px_per_mm: float = 2.0
     inset_mm: float = 3.0
     piece_delta_e: float = 18.0
     least_share: float = 0.08
-    silhouette: int = 12
     margin_mm: float = 50.0
+    shape_px_per_mm: float = 1.0
+    shape_margin_mm: float = 2.0
+    shade_range: tuple[float, float] = (0.4, 1.3)
+    blob_delta_e: float = 18.0
 
 
 @dataclass(frozen=True)
@@ -130,16 +141,48 @@ class BoardView:
 
 
 def view_board(
-    image: np.ndarray, sheet: Sheet, *, camera: Any = None, settings: Settings = Settings()
+    image: np.ndarray,
+    sheet: Sheet,
+    *,
+    camera: Any = None,
+    settings: Settings = Settings(),
+    shape: bool = False,
+    registration: Registration | None = None,
 ) -> BoardView:
-    """Register, correct the light from the markers' quiet zones, and look square-on."""
-    registration = register(image, sheet, camera=camera)
+    """Register, correct the light from the markers' quiet zones, and look square-on:
+    at ``settings.px_per_mm`` for colours, or at the pieces' scale with ``shape``."""
+    if registration is None:
+        registration = register(image, sheet, camera=camera)
     patches = white_patches(registration)
     reference = colour.measure(image, patches)
     gains = colour.correction(reference)
     corrected = colour.apply(image, gains)
-    square_on = rectify_board(corrected, registration, settings.px_per_mm, settings.margin_mm)
+    if shape:
+        px_per_mm, margin_mm = settings.shape_px_per_mm, settings.shape_margin_mm
+    else:
+        px_per_mm, margin_mm = settings.px_per_mm, settings.margin_mm
+    square_on = rectify_board(corrected, registration, px_per_mm, margin_mm)
     return BoardView(to_lab(square_on), registration, gains)
+
+
+def square_centre_px(
+    sheet: Sheet, cell: tuple[int, int], px_per_mm: float, margin_mm: float
+) -> tuple[float, float]:
+    """A square's middle in a square-on picture (``rectify``'s px)."""
+    grid = sheet.grid
+    row, col = cell
+    return (((col + 0.5) * grid.cell_width_mm + margin_mm) * px_per_mm,
+            ((row + 0.5) * grid.cell_height_mm + margin_mm) * px_per_mm)  # fmt: skip
+
+
+def piece_blob(lab: np.ndarray, unlike: np.ndarray, sheet: Sheet, cell: tuple[int, int],
+               settings: Settings) -> blobs.Blob | None:  # fmt: skip
+    """The blob of the piece on ``cell`` in a square-on picture at the pieces' scale,
+    as the profile and every reader find it."""
+    px = settings.shape_px_per_mm
+    centre = square_centre_px(sheet, cell, px, settings.shape_margin_mm)
+    cell_px = min(sheet.grid.cell_width_mm, sheet.grid.cell_height_mm) * px
+    return blobs.find_blob(lab, unlike, centre, cell_px, px)
 
 
 def white_patches(registration: Registration) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -171,8 +214,9 @@ def square_pixels(view: BoardView, sheet: Sheet, cell: tuple[int, int], settings
 class Profile:
     """What a copy looks like: ``squares`` each square's empty Lab mean and spread;
     ``pieces`` for each class its colour (Lab mean and spread of its pixels), its share
-    of the square (mean, spread) and its silhouette (``settings.silhouette`` squared
-    values in 0-1, row-major)."""
+    of the square (mean, spread) and ``instances``: each set-up piece of the class as a
+    reader sees it (its square, its blob's Lab colour and shape features,
+    ``calibration.blobs.SHAPE_FEATURES``)."""
 
     game: str
     sheet: str
@@ -222,6 +266,19 @@ class Profile:
         return cls(data["game"], data["sheet"], settings, data["squares"], data["pieces"],
                    list(data.get("photos", [])))  # fmt: skip
 
+    def difference(self, lab: np.ndarray, sheet: Sheet) -> np.ndarray:
+        """Each pixel's Delta E from the empty board as this profile knows it, on a
+        square-on Lab picture at ``settings.shape_px_per_mm`` (``view_board`` with
+        ``shape=True``); each square's lightness follows its own edge now."""
+        s = self.settings
+        names = square_names(sheet)
+        cells = [square_cell(sheet, name) for name in names]
+        empty = np.array([self.squares[name]["lab"] for name in names], np.float32)
+        whole = cell_boxes(sheet, s.shape_px_per_mm, s.shape_margin_mm, 0.0)
+        empty = blobs.shaded(lab, whole, cells, empty, s.inset_mm * s.shape_px_per_mm,
+                             tuple(s.shade_range))  # fmt: skip
+        return blobs.difference(lab, blobs.empty_picture(lab.shape[:2], whole, cells, empty))
+
     def save(self, path: str | Path) -> None:
         path = Path(path)
         temporary = path.with_name(path.name + ".new")
@@ -265,10 +322,16 @@ def learn(
     for name in square_names(sheet):
         pixels = square_pixels(bare, sheet, square_cell(sheet, name), settings).reshape(-1, 3)
         squares[name] = {"lab": _round(pixels.mean(0)), "spread": _round(pixels.std(0))}
+    # The set-up's pieces as a reader sees them: at the reading's scale, each square
+    # against the empty board this profile knows.
+    partial = Profile(setup.game, sheet.name, settings, squares, {})
+    shape_view = view_board(setup_photo[1], sheet, settings=settings, shape=True,
+                            registration=laid.registration)  # fmt: skip
+    unlike = partial.difference(shape_view.lab, sheet) > settings.blob_delta_e
     pieces: dict[str, dict[str, Any]] = {}
     missing = []
     for kind in setup.classes:
-        colours, shares, silhouettes, instances = [], [], [], []
+        colours, shares, instances = [], [], []
         for name in (n for n, k in setup.pieces.items() if k == kind):
             cell = square_cell(sheet, name)
             before = square_pixels(bare, sheet, cell, settings)
@@ -280,10 +343,12 @@ def learn(
                 continue
             colours.append(after[mask])
             shares.append(share)
-            silhouettes.append(silhouette(mask, settings.silhouette))
+            blob = piece_blob(shape_view.lab, unlike, sheet, cell, settings)
+            if blob is None:  # too like its square at the reading's scale to teach a shape
+                continue
             instances.append({"square": name, "share": round(share, 4),
-                              "silhouette": _round(silhouettes[-1].ravel()),
-                              "shape": _round(shape_features(mask))})  # fmt: skip
+                              "lab": _round(blob.colour),
+                              "shape": _round(blob.features)})  # fmt: skip
         if not shares:
             continue
         stacked = np.concatenate(colours)
@@ -291,7 +356,6 @@ def learn(
             "lab": _round(stacked.mean(0)),
             "spread": _round(stacked.std(0)),
             "share": [round(float(np.mean(shares)), 4), round(float(np.std(shares)), 4)],
-            "silhouette": _round(np.mean(silhouettes, axis=0).ravel()),
             # Each piece as it stood: a tall piece leans away from the camera, more the
             # further it is from the view's centre, so a reader compares a square with
             # the nearest example of each kind.
@@ -327,58 +391,5 @@ def delta_e(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt(((a.astype(np.float32) - b.astype(np.float32)) ** 2).sum(axis=-1))
 
 
-#: ``shape_features``' names, and the spread of each that counts as one unit of difference
-#: (measured on rendered pieces: what separates the kinds, beyond the noise within one).
-SHAPE_FEATURES = ("share", "circle_fill", "triangle_fill", "elongation")
-SHAPE_SCALES = (0.08, 0.05, 0.05, 0.15)
-
-
-def shape_features(mask: np.ndarray) -> np.ndarray:
-    """A piece's outline described without regard to how it is turned: its share of the
-    square, how much of its smallest enclosing circle and triangle it fills (a disc fills
-    the circle, a triangle the triangle), and how elongated it is (an oval beetle)."""
-    binary = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return np.zeros(len(SHAPE_FEATURES), np.float32)
-    outline = max(contours, key=cv2.contourArea)
-    area = max(cv2.contourArea(outline), 1.0)
-    radius = cv2.minEnclosingCircle(outline)[1]
-    triangle = cv2.minEnclosingTriangle(outline)[0]
-    width, height = cv2.minAreaRect(outline)[1]
-    return np.array([
-        area / mask.size,
-        area / max(math.pi * radius * radius, 1.0),
-        area / max(triangle, 1.0),
-        max(width, height) / max(min(width, height), 1.0),
-    ], np.float32)  # fmt: skip
-
-
-def silhouette(mask: np.ndarray, side: int) -> np.ndarray:
-    """A mask resampled to ``side`` x ``side`` values in 0-1 (the share of piece in each)."""
-    return cv2.resize(mask.astype(np.float32), (side, side), interpolation=cv2.INTER_AREA)
-
-
 def _round(values: Any) -> list[float]:
     return [round(float(v), 3) for v in np.asarray(values).ravel()]
-
-
-def nearest_kind(profile: Profile, empty_lab: Sequence[float], square: np.ndarray) -> str:
-    """The class a square's Lab pixels look most like: ``"empty"`` or a piece class. The
-    simple use of a profile, for checking one (the readers do more)."""
-    settings = profile.settings
-    empty = np.asarray(empty_lab, np.float32)
-    mask = np.sqrt(((square - empty) ** 2).sum(axis=-1)) > settings.piece_delta_e
-    share = float(mask.mean())
-    if share < settings.least_share:
-        return "empty"
-    shape = silhouette(mask, settings.silhouette).ravel()
-    piece_colour = square[mask].mean(0)
-    best, best_cost = "empty", math.inf
-    for kind, seen in profile.pieces.items():
-        colour_cost = float(np.linalg.norm(piece_colour - np.asarray(seen["lab"])))
-        shape_cost = float(np.abs(shape - np.asarray(seen["silhouette"])).mean()) * 100
-        cost = colour_cost + shape_cost
-        if cost < best_cost:
-            best, best_cost = kind, cost
-    return best

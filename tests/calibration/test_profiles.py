@@ -14,11 +14,8 @@ from calibration.profiles import (
     Settings,
     learn,
     load_setup,
-    nearest_kind,
     square_cell,
     square_names,
-    square_pixels,
-    view_board,
 )
 from calibration.sheet import load_sheet
 
@@ -81,19 +78,27 @@ def test_a_profile_knows_every_square_and_every_kind(profile, sheet, setup):
     # The kinds differ by their share of the square: a falcon's disc covers the most.
     shares = {k: profile.pieces[f"white {k}"]["share"][0] for k in ("beetle", "cat", "falcon")}
     assert shares["falcon"] > shares["cat"] and shares["falcon"] > shares["beetle"]
+    # Every set-up piece was also seen as a reader sees it: its blob's colour and shape
+    # (calibration/blobs.py), the cat's filling its smallest enclosing triangle best.
+    for kind, seen in profile.pieces.items():
+        assert [e["square"] for e in seen["instances"]] == [
+            n for n, k in load_setup("gimmel").pieces.items() if k == kind
+        ]
+    fill = {k: np.mean([e["shape"][2] for e in profile.pieces[f"black {k}"]["instances"]])
+            for k in ("beetle", "cat", "falcon")}  # fmt: skip
+    assert fill["cat"] > fill["beetle"] and fill["cat"] > fill["falcon"]
 
 
 def test_a_profile_reads_another_photo_under_another_light(profile, sheet):
-    """The use a reader makes of it: a new layout under a cold light, read square by
-    square against the profile, every piece and every empty square right."""
+    """The use a reader makes of it: a new layout under a cold light, read by the Gimmel
+    reader against the profile, every piece and every empty square right."""
+    from vision.readers import gimmel
+
     layout = {"a1": "black cat", "h18": "white falcon", "d9": "white beetle", "e10": "black beetle",
               "c2": "white cat", "f3": "black falcon", "g12": "white cat"}  # fmt: skip
-    view = view_board(photo(sheet, layout, 7, cast=(1.2, 1.0, 0.8)), sheet,
-                      settings=profile.settings)  # fmt: skip
-    for name in square_names(sheet):
-        pixels = square_pixels(view, sheet, square_cell(sheet, name), profile.settings)
-        seen = nearest_kind(profile, profile.squares[name]["lab"], pixels)
-        assert seen == layout.get(name, "empty"), name
+    seen = gimmel.read(photo(sheet, layout, 7, cast=(1.2, 1.0, 0.8)), sheet, profile)
+    assert seen.pieces == layout
+    assert not seen.unknown
 
 
 def test_a_profile_round_trips_and_refuses_another(profile, tmp_path):

@@ -3,10 +3,12 @@
 The board is registered from its markers, seen square-on, and corrected to the light the
 profile was learnt in (from the markers' white margins). Each square is compared with
 itself as the profile saw it empty: the pixels that differ by more than the profile's
-threshold are the piece's. Too few such pixels: the square is empty. Otherwise the
-piece's colour and shape (features that do not depend on how it is turned) are compared
-with each kind of piece of each colour the profile learnt; the nearest wins, and its
-margin over the next is the confidence. A square whose differing pixels are coloured
+threshold are a piece's. Too few such pixels in a square: it is empty. Otherwise the
+piece's blob (``calibration.blobs``: the unlike pixels joined to the square's middle,
+over a window wide enough for a leaning piece) gives its colour and shape (features
+that do not depend on how it is turned), compared with each piece of the set-up as the
+profile saw it through the same functions; the nearest example's kind wins, and its
+margin over the next kind is the confidence. A square whose differing pixels are coloured
 like nothing the set-up showed (a hand, a sleeve, a die) is "unknown", never guessed:
 the tracker waits or asks.
 
@@ -22,13 +24,12 @@ from typing import Any
 import numpy as np
 
 from calibration import colour
+from calibration.blobs import Blob, shape_distance
 from calibration.board_plane import cell_boxes, rectify
 from calibration.profiles import (
-    SHAPE_SCALES,
     Profile,
     ProfileError,
-    delta_e,
-    shape_features,
+    piece_blob,
     square_cell,
     square_names,
     to_lab,
@@ -43,22 +44,16 @@ EMPTY = "empty"
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    """``px_per_mm``: the reading's scale; 1 px per mm is 30 px across a Gimmel square,
-    plenty for colours and silhouettes, and a quarter of the pixels of the profile's
-    scale. ``margin_mm``: the square-on picture's margin around the grid (a little keeps
-    the edge squares whole). ``skin_chroma``: a piece whose pixels are this much more
-    colourful (CIE chroma) than the most colourful piece the profile knows is not a piece
-    (a hand over the square): unknown. ``shape_weight``: how much one unit of shape
-    difference (``calibration.profiles.SHAPE_SCALES``) counts against a colour difference
-    (Delta E)."""
+    """The reading's scale and margin are the profile's (``shape_px_per_mm``,
+    ``shape_margin_mm``), so that pieces are seen as the profile saw them.
+    ``skin_chroma``: a piece whose pixels are this much more colourful (CIE chroma) than
+    the most colourful piece the profile knows is not a piece (a hand over the square):
+    unknown. ``shape_weight``: how much one unit of shape difference
+    (``calibration.blobs.SHAPE_SCALES``) counts against a colour difference (Delta E)."""
 
-    px_per_mm: float = 1.0
-    margin_mm: float = 2.0
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
     #: camera: a square's band nearest the camera is where a neighbour's top leans in.
     piece_height_mm: float = 14.0
-    #: How far a square's own edge may say its light has changed (a shadow, a lamp).
-    shade_range: tuple[float, float] = (0.4, 1.3)
     skin_chroma: float = 12.0
     shape_weight: float = 3.0
 
@@ -104,41 +99,45 @@ def read(
     if registration is None:
         registration = register(image, sheet, camera=camera)
     gains = colour.correction(colour.measure(image, white_patches(registration)))
-    px_per_mm = settings.px_per_mm
-    square_on = colour.apply(rectify(image, registration, px_per_mm, settings.margin_mm), gains)
-    lab = to_lab(square_on)
-    boxes = cell_boxes(sheet, px_per_mm, settings.margin_mm, profile.settings.inset_mm)
+    ps = profile.settings
+    px_per_mm, margin_mm = ps.shape_px_per_mm, ps.shape_margin_mm
+    lab = to_lab(colour.apply(rectify(image, registration, px_per_mm, margin_mm), gains))
+    boxes = cell_boxes(sheet, px_per_mm, margin_mm, ps.inset_mm)
     kinds = Kinds.of(profile, settings)
     names = square_names(sheet)
     cells = [square_cell(sheet, name) for name in names]
-    empty = np.array([profile.squares[name]["lab"] for name in names], np.float32)
-    # A shadow (an arm's, the lamp's) darkens a whole square, its edge included; a piece
-    # only its middle. Each square's expected lightness follows its own edge.
-    whole = cell_boxes(sheet, px_per_mm, settings.margin_mm, 0.0)
-    empty = shaded(lab, whole, cells, empty, profile.settings.inset_mm * px_per_mm, settings)
-    # Which squares hold anything: every square against its empty self at once, less
-    # the band where a nearer neighbour's top leans in (when the camera's place is known).
-    bands = lean_bands(registration, sheet, cells, settings, profile.settings.inset_mm)
-    shares = kinds.shares(lab, boxes, cells, empty, bands)
+    difference = profile.difference(lab, sheet)
+    unlike = difference > ps.piece_delta_e
+    # Which squares hold anything: every square's share of unlike pixels, less the band
+    # where a nearer neighbour's top leans in (when the camera's place is known).
+    bands = lean_bands(registration, sheet, cells, settings, ps.inset_mm, px_per_mm)
+    shares = square_shares(unlike, boxes, cells, bands)
     squares, confidence = {}, {}
+    blob_pixels = None
     for k, name in enumerate(names):
         if shares[k] < kinds.least_share:
             squares[name], confidence[name] = EMPTY, 1.0 - shares[k] / kinds.least_share
             continue
-        x0, y0, x1, y1 = (int(v) for v in boxes[cells[k]])
-        squares[name], confidence[name] = kinds.classify(lab[y0:y1, x0:x1], empty[k])
+        if blob_pixels is None:
+            blob_pixels = difference > ps.blob_delta_e
+        blob = piece_blob(lab, blob_pixels, sheet, cells[k], ps)
+        if blob is None:  # unlike pixels, but none at the middle: a neighbour's top
+            squares[name], confidence[name] = EMPTY, 0.5
+            continue
+        squares[name], confidence[name] = kinds.classify(blob)
     return Observation(profile.game, squares, confidence, registration.summary())
 
 
 @dataclass(frozen=True)
 class Kinds:
-    """The profile's pieces as arrays, for classifying squares quickly."""
+    """The profile's pieces as arrays, for classifying blobs quickly: every example of
+    the set-up, its kind, colour and shape."""
 
     names: tuple[str, ...]
+    #: Per example: the index of its kind in ``names``, its Lab colour, its shape.
+    kind_of: np.ndarray
     colours: np.ndarray
-    #: Per kind, the mean of its set-up examples' shape features (``shape_features``).
     features: np.ndarray
-    piece_delta_e: float
     least_share: float
     most_chroma: float
     settings: ReaderSettings
@@ -146,100 +145,57 @@ class Kinds:
     @classmethod
     def of(cls, profile: Profile, settings: ReaderSettings) -> Kinds:
         names = tuple(sorted(profile.pieces))
-        colours = np.array([profile.pieces[n]["lab"] for n in names], np.float32)
-        instances = [profile.pieces[n].get("instances") or [] for n in names]
-        if not names or not all(seen and all("shape" in e for e in seen) for seen in instances):
+        examples = [(k, e) for k, n in enumerate(names)
+                    for e in profile.pieces[n].get("instances") or []]  # fmt: skip
+        if not examples or not all("shape" in e and "lab" in e for _, e in examples):
             raise ProfileError(
-                "the profile has no shape features of its pieces: learn the board again "
+                "the profile has no examples of its pieces: learn the board again "
                 "(companion calibrate board)"
             )
-        features = np.array(
-            [np.mean([e["shape"] for e in seen], axis=0) for seen in instances], np.float32
-        )
+        kind_of = np.array([k for k, _ in examples])
+        colours = np.array([e["lab"] for _, e in examples], np.float32)
+        features = np.array([e["shape"] for _, e in examples], np.float32)
         chroma = float(np.hypot(colours[:, 1], colours[:, 2]).max())
-        s = profile.settings
-        return cls(names, colours, features, s.piece_delta_e, s.least_share, chroma, settings)
+        least_share = profile.settings.least_share
+        return cls(names, kind_of, colours, features, least_share, chroma, settings)
 
-    def shares(
-        self,
-        lab: np.ndarray,
-        boxes: np.ndarray,
-        cells: list[tuple[int, int]],
-        empty: np.ndarray,
-        bands: np.ndarray | None = None,
-    ) -> np.ndarray:
-        """Each square's share of pixels unlike its empty self, in one pass when the
-        squares are the same size in px (they are, at a whole number of px per square)."""
-        sizes = {(int(b[2] - b[0]), int(b[3] - b[1])) for b in boxes.reshape(-1, 4)}
-        if len(sizes) != 1:
-            return np.array(
-                [self._share(lab, boxes[c], e) for c, e in zip(cells, empty, strict=True)]
-            )
-        ((w, h),) = sizes
-        rows = np.array([c[0] for c in cells])
-        cols = np.array([c[1] for c in cells])
-        x0 = boxes[rows, cols, 0][:, None, None] + np.arange(w)[None, None, :]
-        y0 = boxes[rows, cols, 1][:, None, None] + np.arange(h)[None, :, None]
-        blocks = lab[y0, x0]  # (squares, h, w, 3)
-        difference = np.sqrt(((blocks - empty[:, None, None, :]) ** 2).sum(axis=-1))
-        unlike = difference > self.piece_delta_e
-        if bands is None:
-            return unlike.mean(axis=(1, 2))
-        # bands: (squares, 4) px left out at the left, top, right and bottom edges.
-        xs, ys = np.arange(w)[None, None, :], np.arange(h)[None, :, None]
-        keep = ((xs >= bands[:, 0, None, None]) & (xs < w - bands[:, 2, None, None])
-                & (ys >= bands[:, 1, None, None]) & (ys < h - bands[:, 3, None, None]))  # fmt: skip
-        return (unlike & keep).sum(axis=(1, 2)) / np.maximum(keep.sum(axis=(1, 2)), 1)
-
-    def _share(self, lab: np.ndarray, box: np.ndarray, empty: np.ndarray) -> float:
-        x0, y0, x1, y1 = (int(v) for v in box)
-        return float((delta_e(lab[y0:y1, x0:x1], empty[None, None, :]) > self.piece_delta_e).mean())
-
-    def classify(self, square: np.ndarray, empty_lab: Any) -> tuple[str, float]:
-        """(label, confidence) of one square's Lab pixels against its empty colour."""
-        difference = delta_e(square, np.asarray(empty_lab, np.float32)[None, None, :])
-        mask = difference > self.piece_delta_e
-        share = float(mask.mean())
-        if share < self.least_share:
-            return EMPTY, 1.0 - share / self.least_share
-        piece = square[mask].mean(0)
+    def classify(self, blob: Blob) -> tuple[str, float]:
+        """(label, confidence) of a piece's blob: the kind of the nearest example; the
+        confidence is the margin of the nearest example of another kind."""
+        piece = blob.colour
         if (
             math.hypot(float(piece[1]), float(piece[2]))
             > self.most_chroma + self.settings.skin_chroma
         ):
             return UNKNOWN, 0.0
         costs = np.linalg.norm(self.colours - piece, axis=1)
-        # Turned any way and leaning: compare shapes by features that do not care.
-        shape = (np.abs(self.features - shape_features(mask)) / np.asarray(SHAPE_SCALES)).sum(1)
-        costs += shape * self.settings.shape_weight
-        order = np.argsort(costs)
-        best = float(costs[order[0]])
-        second = float(costs[order[1]]) if len(order) > 1 else best + 1.0
-        return self.names[order[0]], (second - best) / (second + 1e-6)
+        # Turned any way: compare shapes by features that do not care.
+        costs += shape_distance(self.features, blob.features) * self.settings.shape_weight
+        best = np.full(len(self.names), np.inf)
+        np.minimum.at(best, self.kind_of, costs)
+        order = np.argsort(best)
+        first = float(best[order[0]])
+        second = float(best[order[1]]) if len(order) > 1 else first + 1.0
+        return self.names[order[0]], (second - first) / (second + 1e-6)
 
 
-def shaded(
-    lab: np.ndarray,
-    whole: np.ndarray,
+def square_shares(
+    unlike: np.ndarray,
+    boxes: np.ndarray,
     cells: list[tuple[int, int]],
-    empty: np.ndarray,
-    inset_px: float,
-    settings: ReaderSettings,
+    bands: np.ndarray | None = None,
 ) -> np.ndarray:
-    """The empty colours with each square's lightness scaled as its edge band (the part
-    of the square outside the inset, which pieces seldom cover) is lit now."""
-    band = max(1, int(inset_px))
-    adjusted = empty.copy()
+    """Each square's share of unlike pixels within its box (``cell_boxes`` with the
+    inset), less ``bands`` (px to leave out at its left, top, right and bottom)."""
+    shares = np.zeros(len(cells))
     for k, (row, col) in enumerate(cells):
-        x0, y0, x1, y1 = (int(v) for v in whole[row, col])
-        square = lab[y0:y1, x0:x1, 0]
-        middle = square[band:-band]
-        ring = np.concatenate([square[:band].ravel(), square[-band:].ravel(),
-                               middle[:, :band].ravel(), middle[:, -band:].ravel()])  # fmt: skip
-        ratio = float(np.median(ring)) / max(float(empty[k, 0]), 1.0)
-        low, high = settings.shade_range
-        adjusted[k, 0] = empty[k, 0] * min(max(ratio, low), high)
-    return adjusted
+        x0, y0, x1, y1 = (int(v) for v in boxes[row, col])
+        if bands is not None:
+            x0, y0 = x0 + int(bands[k, 0]), y0 + int(bands[k, 1])
+            x1, y1 = x1 - int(bands[k, 2]), y1 - int(bands[k, 3])
+        block = unlike[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)]
+        shares[k] = float(block.mean()) if block.size else 0.0
+    return shares
 
 
 def camera_centre(registration: Registration) -> np.ndarray | None:
@@ -263,6 +219,7 @@ def lean_bands(
     cells: list[tuple[int, int]],
     settings: ReaderSettings,
     inset_mm: float,
+    px_per_mm: float,
 ) -> np.ndarray | None:
     """Per square, the px to leave out at its left, top, right and bottom edges: on the
     sides facing the camera, as far as a neighbour's top leans in past the inset."""
@@ -273,7 +230,7 @@ def lean_bands(
     spots = np.array([((c + 0.5) * grid.cell_width_mm, (r + 0.5) * grid.cell_height_mm)
                       for r, c in cells])  # fmt: skip
     lean = (spots - centre[:2]) * settings.piece_height_mm / (centre[2] - settings.piece_height_mm)
-    reach = np.clip(np.abs(lean) - inset_mm, 0, None) * settings.px_per_mm
+    reach = np.clip(np.abs(lean) - inset_mm, 0, None) * px_per_mm
     bands = np.zeros((len(cells), 4), np.int64)
     # A top leans away from the camera: into this square from the side facing it.
     bands[:, 0] = np.where(lean[:, 0] > 0, np.ceil(reach[:, 0]), 0)

@@ -1,0 +1,152 @@
+"""A piece as the square-on board shows it: the blob of pixels unlike the empty board
+around its square, and that blob's shape described so that turning does not matter.
+
+One path for both uses: a profile learns each kind's look from the reference set-up
+through these functions (``calibration.profiles.learn``), and a reader compares what it
+sees through the same ones (``vision.readers``), so the two cannot drift apart.
+
+A tall piece seen from the side leans out of its square (its top lands beyond its base,
+away from the camera), so its blob is looked for over a window two squares wide, and
+only the part joined to the square's middle counts: a neighbour's blob stays the
+neighbour's, and a leaning falcon is not cut off at its square's edge.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: ``blob_features``' names, and the spread of each that counts as one unit of difference
+#: (measured on rendered pieces: what separates the kinds, beyond the noise within one).
+#: ``area`` is in hundreds of square millimetres, so it does not depend on the scale.
+SHAPE_FEATURES = ("area", "circle_fill", "triangle_fill", "elongation", "solidity")
+SHAPE_SCALES = (0.3, 0.05, 0.05, 0.15, 0.05)
+
+
+@dataclass(frozen=True)
+class BlobSettings:
+    """``window_cells``: the window's side, in squares, centred on the square.
+    ``core_mm``: how near the square's middle a blob must come to be its piece's."""
+
+    window_cells: float = 2.0
+    core_mm: float = 5.0
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A piece's pixels: ``mask`` (bool) in the window whose top-left picture px is
+    ``origin``; ``colour`` their Lab mean; ``features`` their shape (``SHAPE_FEATURES``)."""
+
+    mask: np.ndarray
+    origin: tuple[int, int]
+    colour: np.ndarray
+    features: np.ndarray
+
+
+def empty_picture(shape: tuple[int, int], whole: np.ndarray, cells, empty: np.ndarray):
+    """The square-on picture (``shape`` rows, columns) as the empty board would look:
+    each square's box (``whole``, from ``cell_boxes`` without inset) filled with its
+    expected Lab colour (``empty``, one row per cell of ``cells``)."""
+    picture = np.zeros((*shape, 3), np.float32)
+    for (row, col), colour in zip(cells, empty, strict=True):
+        x0, y0, x1, y1 = (int(v) for v in whole[row, col])
+        picture[y0:y1, x0:x1] = colour
+    return picture
+
+
+def difference(lab: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """CIE76 Delta E of every pixel from the empty board's (``empty_picture``)."""
+    return np.sqrt(((lab - empty) ** 2).sum(axis=-1))
+
+
+def shaded(
+    lab: np.ndarray,
+    whole: np.ndarray,
+    cells,
+    empty: np.ndarray,
+    inset_px: float,
+    shade_range: tuple[float, float],
+) -> np.ndarray:
+    """The empty colours with each square's lightness scaled as its edge band (the part
+    of the square outside the inset, which pieces seldom cover) is lit now: a shadow (an
+    arm's, the lamp's) darkens a whole square, its edge included; a piece only its
+    middle. The ratio is kept within ``shade_range``."""
+    band = max(1, int(inset_px))
+    adjusted = empty.copy()
+    low, high = shade_range
+    for k, (row, col) in enumerate(cells):
+        x0, y0, x1, y1 = (int(v) for v in whole[row, col])
+        square = lab[y0:y1, x0:x1, 0]
+        ring = np.concatenate([square[:band].ravel(), square[-band:].ravel(),
+                               square[band:-band, :band].ravel(),
+                               square[band:-band, -band:].ravel()])  # fmt: skip
+        ratio = float(np.median(ring)) / max(float(empty[k, 0]), 1.0)
+        adjusted[k, 0] = empty[k, 0] * min(max(ratio, low), high)
+    return adjusted
+
+
+def find_blob(
+    lab: np.ndarray,
+    unlike: np.ndarray,
+    centre: tuple[float, float],
+    cell_px: float,
+    px_per_mm: float,
+    settings: BlobSettings = BlobSettings(),
+) -> Blob | None:
+    """The blob of the piece on the square centred at ``centre`` (picture px): the
+    connected parts of ``unlike`` (bool, pixels unlike the empty board) within the window
+    that reach the square's middle; ``None`` when none does."""
+    half = settings.window_cells * cell_px / 2
+    height, width = unlike.shape
+    x0, y0 = max(round(centre[0] - half), 0), max(round(centre[1] - half), 0)
+    x1 = min(round(centre[0] + half), width)
+    y1 = min(round(centre[1] + half), height)
+    window = unlike[y0:y1, x0:x1].astype(np.uint8)
+    # A pixel or two of noise, or a thread to a neighbour, is no part of the piece.
+    window = cv2.morphologyEx(window, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(window)
+    if count < 2:
+        return None
+    core = max(1, round(settings.core_mm * px_per_mm))
+    cx, cy = round(centre[0]) - x0, round(centre[1]) - y0
+    middle = labels[max(cy - core, 0) : cy + core + 1, max(cx - core, 0) : cx + core + 1]
+    ids = np.unique(middle)
+    ids = ids[ids > 0]
+    if not len(ids):
+        return None
+    mask = np.isin(labels, ids)
+    colour = lab[y0:y1, x0:x1][mask].mean(axis=0)
+    return Blob(mask, (x0, y0), colour, blob_features(mask, px_per_mm))
+
+
+def blob_features(mask: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """A blob's outline described without regard to how it is turned: its area, how
+    much of its smallest enclosing circle and triangle it fills (a disc fills the circle,
+    a triangle the triangle), how elongated it is (an oval beetle), and how much of its
+    convex hull it fills (a beetle's legs leave gaps)."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)  # fmt: skip
+    if not contours:
+        return np.zeros(len(SHAPE_FEATURES), np.float32)
+    outline = max(contours, key=cv2.contourArea)
+    area = max(cv2.contourArea(outline), 1.0)
+    radius = cv2.minEnclosingCircle(outline)[1]
+    triangle = cv2.minEnclosingTriangle(outline)[0]
+    width, height = cv2.minAreaRect(outline)[1]
+    hull = cv2.contourArea(cv2.convexHull(outline))
+    return np.array([
+        area / (px_per_mm * px_per_mm) / 100.0,
+        area / max(math.pi * radius * radius, 1.0),
+        area / max(triangle, 1.0),
+        max(width, height) / max(min(width, height), 1.0),
+        area / max(hull, 1.0),
+    ], np.float32)  # fmt: skip
+
+
+def shape_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How far shape features ``a`` are from ``b`` (either may be a stack of rows), in
+    units of ``SHAPE_SCALES``."""
+    return (np.abs(np.asarray(a) - np.asarray(b)) / np.asarray(SHAPE_SCALES)).sum(axis=-1)
