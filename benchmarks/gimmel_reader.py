@@ -21,6 +21,7 @@ reads the same frames without drawing them again.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -36,8 +37,10 @@ from vision.readers import gimmel
 
 
 def frozen_set(seed: int, cache: Path):
-    """The seed's two board photos and its play frame (image, truth), rendered once."""
-    folder = cache / f"seed-{seed:04d}"
+    """The seed's two board photos and its play frame (image, truth), rendered once per
+    reference set-up (the set-up photo shows it: another set-up, other photos)."""
+    pieces = json.dumps(load_setup("gimmel").pieces, sort_keys=True).encode()
+    folder = cache / f"setup-{hashlib.sha256(pieces).hexdigest()[:10]}" / f"seed-{seed:04d}"
     names = ("empty", "setup", "play")
     if not all((folder / f"{n}.json").is_file() for n in names):
         from vision.render.series import render_series, series_table

@@ -41,6 +41,9 @@ from calibration.registration import Registration, register
 from calibration.sheet import Sheet
 
 VERSION = 2
+#: The share of the set-up's squares whose piece may be passed over as too like its
+#: square; more, and the photo is taken not to show the set-up.
+MAY_MISS = 0.25
 
 
 class ProfileError(ValueError):
@@ -361,12 +364,20 @@ def learn(
             # the nearest example of each kind.
             "instances": instances,
         }
-    if missing:
+    # A piece or two much like its square (a white beetle on a light square in a dim
+    # corner) teaches nothing and is passed over; a kind not seen at all, or many
+    # squares bare, mean the set-up is not what the photo shows.
+    unseen = [kind for kind in setup.classes if not pieces.get(kind, {}).get("instances")]
+    if unseen or len(missing) > len(setup.pieces) * MAY_MISS:
         raise ProfileError(
             f"{setup_photo[0]}: no piece seen on {', '.join(sorted(missing))}: lay out the "
             f"reference set-up (docs/calibration.md) and photograph it again"
         )
-    report(setup_photo[0], f"learnt {len(pieces)} kinds of piece on {len(setup.pieces)} squares")
+    if missing:
+        report(setup_photo[0], f"passed over {', '.join(sorted(missing))}: the piece there "
+               "differs too little from its square to learn from")  # fmt: skip
+    learnt = len(setup.pieces) - len(missing)
+    report(setup_photo[0], f"learnt {len(pieces)} kinds of piece on {learnt} squares")
     return Profile(setup.game, sheet.name, settings, squares, pieces, [empty[0], setup_photo[0]])
 
 
