@@ -60,31 +60,31 @@ def refine_edges(
     marker is ``bits + 2`` modules across, its black border one module wide).
     """
     quad = np.asarray(corners, np.float64).reshape(4, 2)
-    sides = np.roll(quad, -1, axis=0) - quad  # side k runs from corner k to corner k + 1
-    lengths = np.hypot(sides[:, 0], sides[:, 1])
+    sides = quad[_NEXT] - quad  # side k runs from corner k to corner k + 1
+    lengths = np.sqrt(sides[:, 0] ** 2 + sides[:, 1] ** 2)
     if lengths.min() < EDGE_POINTS_MIN:
         return quad
     module = lengths.mean() / (bits + 2)
     # Across side k the black border is a module of the neighbouring sides' length.
-    depth = settings.edge_depth_modules * (np.roll(lengths, 1) + np.roll(lengths, -1)) / 2
+    depth = settings.edge_depth_modules * (lengths[_PREVIOUS] + lengths[_NEXT]) / 2
     depth /= bits + 2
     # The patch around the marker as floats: sampling a uint8 image rounds to integers.
     reach = depth.max() + 2
     low = np.maximum(np.floor(quad.min(axis=0) - reach).astype(int), 0)
     high = np.minimum(np.ceil(quad.max(axis=0) + reach).astype(int) + 1, frame.shape[1::-1])
-    if np.any(high - low < 2):
+    if (high - low).min() < 2:
         return quad
     patch = frame[low[1] : high[1], low[0] : high[0]].astype(np.float32)
     local = quad - low
 
     along = sides / lengths[:, None]
     normal = np.column_stack([along[:, 1], -along[:, 0]])
-    outward = np.sum((local + sides / 2 - local.mean(axis=0)) * normal, axis=1)
+    outward = ((local + sides / 2 - local.mean(axis=0)) * normal).sum(axis=1)
     normal[outward < 0] *= -1  # outward, whichever way round the corners run
     span = settings.edge_span
-    count = int(
-        np.clip(lengths.min() * span / EDGE_POINT_SPACING_PX, EDGE_POINTS_MIN, EDGE_POINTS_MAX)
-    )
+    count = min(max(float(lengths.min()) * span / EDGE_POINT_SPACING_PX, EDGE_POINTS_MIN),
+                EDGE_POINTS_MAX)  # fmt: skip
+    count = int(count)
     steps = max(5, int(np.ceil(2 * depth.max() / EDGE_PROFILE_STEP_PX)) | 1)
     u = np.linspace(-1.0, 1.0, steps)  # across the edge, in shares of each side's depth
     t = np.linspace((1 - span) / 2, (1 + span) / 2, count)[None, :] * lengths[:, None]
@@ -98,38 +98,62 @@ def refine_edges(
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     ).reshape(4, count, steps)
-    black = np.median(profiles[:, :, u < -0.5].reshape(4, -1), axis=1)
-    white = np.median(profiles[:, :, u > 0.5].reshape(4, -1), axis=1)
-    if np.any(white - black < settings.edge_min_contrast):
+    # u runs from -1 to 1: the black border's samples (u < -0.5) lead, the quiet zone's
+    # (u > 0.5) trail.
+    inner, outer = int(np.count_nonzero(u < -0.5)), steps - int(np.count_nonzero(u > 0.5))
+    black = _median(profiles[:, :, :inner].reshape(4, -1))
+    white = _median(profiles[:, :, outer:].reshape(4, -1))
+    if (white - black).min() < settings.edge_min_contrast:
         return quad
     level = ((black + white) / 2)[:, None, None]
     above = profiles >= level
     rising = ~above[..., :-1] & above[..., 1:]
     # On each profile, the rising crossing nearest the expected edge (u = 0).
     distance = np.where(rising, np.abs(u[:-1] + u[1:]) / 2, np.inf)
-    j = np.argmin(distance, axis=2)[..., None]
-    ok = np.isfinite(np.take_along_axis(distance, j, 2)[..., 0])
-    if np.any(ok.sum(axis=1) < EDGE_POINTS_MIN):
+    j = distance.argmin(axis=2).reshape(-1)
+    rows = np.arange(4 * count)
+    ok = np.isfinite(distance.reshape(4 * count, -1)[rows, j]).reshape(4, count)
+    weight = ok.astype(np.float64)
+    total = weight.sum(axis=1)
+    if total.min() < EDGE_POINTS_MIN:
         return quad
-    a = np.take_along_axis(profiles, j, 2)[..., 0]
-    b = np.take_along_axis(profiles, j + 1, 2)[..., 0]
+    flat = profiles.reshape(4 * count, steps)
+    a, b = flat[rows, j].reshape(4, count), flat[rows, j + 1].reshape(4, count)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(ok, (level[..., 0] - a) / (b - a), 0.0)
-    offset = (u[j[..., 0]] + share * (u[1] - u[0])) * depth[:, None]
+    offset = (u[j].reshape(4, count) + share * (u[1] - u[0])) * depth[:, None]
     points = base + offset[..., None] * normal[:, None, :]  # (4, count, 2)
-    # A least-squares line through each side's points: centroid and main direction.
-    weight = ok.astype(np.float64)
-    centroid = (points * weight[..., None]).sum(axis=1) / weight.sum(axis=1)[:, None]
-    spread = (points - centroid[:, None, :]) * np.sqrt(weight)[..., None]
-    _, vectors = np.linalg.eigh(np.einsum("kni,knj->kij", spread, spread))
-    direction = vectors[:, :, 1]  # the eigenvector of the largest eigenvalue
-    # Corner k where side k - 1 meets side k.
-    previous = np.roll(np.arange(4), 1)
-    matrices = np.stack([direction[previous], -direction], axis=2)  # (4, 2, 2)
-    if np.any(np.abs(np.linalg.det(matrices)) < 1e-6):
+    # A least-squares line through each side's points: centroid and main direction (of
+    # the 2x2 scatter matrix, in closed form).
+    centroid = (points * weight[..., None]).sum(axis=1) / total[:, None]
+    dx, dy = (points - centroid[:, None, :]).transpose(2, 0, 1) * weight
+    sxx, syy, sxy = (dx * dx).sum(axis=1), (dy * dy).sum(axis=1), (dx * dy).sum(axis=1)
+    angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+    direction = np.column_stack([np.cos(angle), np.sin(angle)])
+    # Corner k where side k - 1 meets side k: centroid[k - 1] + s * direction[k - 1] on
+    # both lines (Cramer's rule).
+    first, second = direction[_PREVIOUS], direction
+    det = second[:, 0] * first[:, 1] - first[:, 0] * second[:, 1]
+    if np.abs(det).min() < 1e-6:
         return quad
-    steps_along = np.linalg.solve(matrices, (centroid - centroid[previous])[..., None])[..., 0]
-    refined = centroid[previous] + steps_along[:, :1] * direction[previous]
-    if np.linalg.norm(refined - local, axis=1).max() > settings.edge_max_shift_modules * module:
+    gap = centroid - centroid[_PREVIOUS]
+    s = (second[:, 0] * gap[:, 1] - gap[:, 0] * second[:, 1]) / det
+    refined = centroid[_PREVIOUS] + s[:, None] * first
+    if (
+        np.sqrt(((refined - local) ** 2).sum(axis=1)).max()
+        > settings.edge_max_shift_modules * module
+    ):
         return quad
     return refined + low
+
+
+#: Corner (and side) k's neighbours: k + 1 and k - 1, round the quadrilateral.
+_NEXT = np.array([1, 2, 3, 0])
+_PREVIOUS = np.array([3, 0, 1, 2])
+
+
+def _median(values: np.ndarray) -> np.ndarray:
+    """Each row's median (as ``np.median(values, axis=1)``, without its overhead)."""
+    ordered = np.sort(values, axis=1)
+    n = ordered.shape[1]
+    return (ordered[:, (n - 1) // 2] + ordered[:, n // 2]) / 2
