@@ -13,6 +13,7 @@ neighbour's, and a leaning falcon is not cut off at its square's edge.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -49,12 +50,23 @@ class Blob:
 def empty_picture(shape: tuple[int, int], whole: np.ndarray, cells, empty: np.ndarray):
     """The square-on picture (``shape`` rows, columns) as the empty board would look:
     each square's box (``whole``, from ``cell_boxes`` without inset) filled with its
-    expected Lab colour (``empty``, one row per cell of ``cells``)."""
-    picture = np.zeros((*shape, 3), np.float32)
-    for (row, col), colour in zip(cells, empty, strict=True):
+    expected Lab colour (``empty``, one row per cell of ``cells``); black elsewhere."""
+    index = _cell_index(shape, whole.tobytes(), whole.shape, tuple(cells))
+    colours = np.vstack([np.asarray(empty, np.float32), np.zeros((1, 3), np.float32)])
+    return colours[index]
+
+
+@functools.lru_cache(maxsize=8)
+def _cell_index(shape, whole_bytes: bytes, whole_shape, cells) -> np.ndarray:
+    """Per pixel of the picture, the index in ``cells`` of the square it shows (one past
+    the last outside every square): the same for every frame of a board."""
+    whole = np.frombuffer(whole_bytes, np.int64).reshape(whole_shape)
+    index = np.full(shape, len(cells), np.int32)
+    for k, (row, col) in enumerate(cells):
         x0, y0, x1, y1 = (int(v) for v in whole[row, col])
-        picture[y0:y1, x0:x1] = colour
-    return picture
+        index[y0:y1, x0:x1] = k
+    index.setflags(write=False)
+    return index
 
 
 def difference(lab: np.ndarray, empty: np.ndarray) -> np.ndarray:
@@ -77,15 +89,22 @@ def shaded(
     band = max(1, int(inset_px))
     adjusted = empty.copy()
     low, high = shade_range
-    for k, (row, col) in enumerate(cells):
-        x0, y0, x1, y1 = (int(v) for v in whole[row, col])
-        square = lab[y0:y1, x0:x1, 0]
-        ring = np.concatenate([square[:band].ravel(), square[-band:].ravel(),
-                               square[band:-band, :band].ravel(),
-                               square[band:-band, -band:].ravel()])  # fmt: skip
-        ratio = float(np.median(ring)) / max(float(empty[k, 0]), 1.0)
-        adjusted[k, 0] = empty[k, 0] * min(max(ratio, low), high)
+    rings = [_ring(lab[y0:y1, x0:x1, 0], band)
+             for x0, y0, x1, y1 in (whole[row, col].astype(int) for row, col in cells)]  # fmt: skip
+    if len({len(ring) for ring in rings}) == 1:
+        medians = np.median(np.stack(rings), axis=1)  # one call for every square
+    else:
+        medians = np.array([np.median(ring) for ring in rings])
+    ratios = medians / np.maximum(empty[:, 0], 1.0)
+    adjusted[:, 0] = empty[:, 0] * np.clip(ratios, low, high)
     return adjusted
+
+
+def _ring(square: np.ndarray, band: int) -> np.ndarray:
+    """The pixels of a square's edge band, ``band`` px wide."""
+    return np.concatenate([square[:band].ravel(), square[-band:].ravel(),
+                           square[band:-band, :band].ravel(),
+                           square[band:-band, -band:].ravel()])  # fmt: skip
 
 
 def find_blob(

@@ -22,6 +22,7 @@ another kind, version, game or sheet. Thresholds are the named fields of ``Setti
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tomllib
@@ -120,6 +121,14 @@ def square_cell(sheet: Sheet, name: str) -> tuple[int, int]:
     if not (square.col < grid.columns and square.row < grid.rows) or str(square) != name:
         raise ProfileError(f"{name!r} is not a square of the {grid.columns} x {grid.rows} board")
     return grid.rows - 1 - square.row, square.col
+
+
+@functools.lru_cache(maxsize=16)
+def board_squares(sheet: Sheet) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+    """Every square's name and (row, column) cell, in the grid picture's row-major
+    order; worked out once a sheet, as every frame asks."""
+    names = tuple(square_names(sheet))
+    return names, tuple(square_cell(sheet, name) for name in names)
 
 
 def square_names(sheet: Sheet) -> list[str]:
@@ -274,8 +283,7 @@ class Profile:
         square-on Lab picture at ``settings.shape_px_per_mm`` (``view_board`` with
         ``shape=True``); each square's lightness follows its own edge now."""
         s = self.settings
-        names = square_names(sheet)
-        cells = [square_cell(sheet, name) for name in names]
+        names, cells = board_squares(sheet)
         empty = np.array([self.squares[name]["lab"] for name in names], np.float32)
         whole = cell_boxes(sheet, s.shape_px_per_mm, s.shape_margin_mm, 0.0)
         empty = blobs.shaded(lab, whole, cells, empty, s.inset_mm * s.shape_px_per_mm,

@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from calibration import colour
@@ -29,9 +30,8 @@ from calibration.board_plane import cell_boxes, rectify
 from calibration.profiles import (
     Profile,
     ProfileError,
+    board_squares,
     piece_blob,
-    square_cell,
-    square_names,
     to_lab,
     white_patches,
 )
@@ -104,8 +104,7 @@ def read(
     lab = to_lab(colour.apply(rectify(image, registration, px_per_mm, margin_mm), gains))
     boxes = cell_boxes(sheet, px_per_mm, margin_mm, ps.inset_mm)
     kinds = Kinds.of(profile, settings)
-    names = square_names(sheet)
-    cells = [square_cell(sheet, name) for name in names]
+    names, cells = board_squares(sheet)
     difference = profile.difference(lab, sheet)
     unlike = difference > ps.piece_delta_e
     # Which squares hold anything: every square's share of unlike pixels, less the band
@@ -186,16 +185,17 @@ def square_shares(
     bands: np.ndarray | None = None,
 ) -> np.ndarray:
     """Each square's share of unlike pixels within its box (``cell_boxes`` with the
-    inset), less ``bands`` (px to leave out at its left, top, right and bottom)."""
-    shares = np.zeros(len(cells))
-    for k, (row, col) in enumerate(cells):
-        x0, y0, x1, y1 = (int(v) for v in boxes[row, col])
-        if bands is not None:
-            x0, y0 = x0 + int(bands[k, 0]), y0 + int(bands[k, 1])
-            x1, y1 = x1 - int(bands[k, 2]), y1 - int(bands[k, 3])
-        block = unlike[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)]
-        shares[k] = float(block.mean()) if block.size else 0.0
-    return shares
+    inset), less ``bands`` (px to leave out at its left, top, right and bottom), from
+    one summed-area table of the picture."""
+    table = cv2.integral(unlike.astype(np.uint8))
+    index = np.array(cells)
+    x0, y0, x1, y1 = (boxes[index[:, 0], index[:, 1], i].astype(np.int64) for i in range(4))
+    if bands is not None:
+        x0, y0, x1, y1 = x0 + bands[:, 0], y0 + bands[:, 1], x1 - bands[:, 2], y1 - bands[:, 3]
+        x1, y1 = np.maximum(x1, x0), np.maximum(y1, y0)
+    inside = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+    area = (x1 - x0) * (y1 - y0)
+    return np.where(area > 0, inside / np.maximum(area, 1), 0.0)
 
 
 def camera_centre(registration: Registration) -> np.ndarray | None:
