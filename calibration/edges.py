@@ -56,14 +56,44 @@ def refine_edges(
     where the lines meet. Returns ``corners`` unchanged when the edges are too faint,
     too short, or the result strays (see ``EdgeSettings``). All four sides at once.
 
+    A result further than ``edge_max_shift_modules`` from ``corners`` (a detector's
+    corner a module out, on a small marker seen steeply) is taken only when it is at most
+    twice that far and a second refinement from it finds the same edges again, within
+    half that distance.
+
     ``frame`` is one grey uint8 channel; ``bits`` the marker's data bits a side (a
     marker is ``bits + 2`` modules across, its black border one module wide).
     """
     quad = np.asarray(corners, np.float64).reshape(4, 2)
+    found = _fit_edges(frame, quad, bits, settings)
+    if found is None:
+        return quad
+    refined, module = found
+    limit = settings.edge_max_shift_modules * module
+    shift = _largest_move(refined, quad)
+    if shift <= limit:
+        return refined
+    if shift > 2 * limit:
+        return quad
+    again = _fit_edges(frame, refined, bits, settings)
+    if again is None or _largest_move(again[0], refined) > limit / 2:
+        return quad
+    return again[0]
+
+
+def _largest_move(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.sqrt(((a - b) ** 2).sum(axis=1)).max())
+
+
+def _fit_edges(
+    frame: np.ndarray, quad: np.ndarray, bits: int, settings: EdgeSettings
+) -> tuple[np.ndarray, float] | None:
+    """``refine_edges``' one pass from ``quad``: the corners where the four edge lines
+    meet and the marker's module (px), or None when the edges cannot be read."""
     sides = quad[_NEXT] - quad  # side k runs from corner k to corner k + 1
     lengths = np.sqrt(sides[:, 0] ** 2 + sides[:, 1] ** 2)
     if lengths.min() < EDGE_POINTS_MIN:
-        return quad
+        return None
     module = lengths.mean() / (bits + 2)
     # Across side k the black border is a module of the neighbouring sides' length.
     depth = settings.edge_depth_modules * (lengths[_PREVIOUS] + lengths[_NEXT]) / 2
@@ -73,7 +103,7 @@ def refine_edges(
     low = np.maximum(np.floor(quad.min(axis=0) - reach).astype(int), 0)
     high = np.minimum(np.ceil(quad.max(axis=0) + reach).astype(int) + 1, frame.shape[1::-1])
     if (high - low).min() < 2:
-        return quad
+        return None
     patch = frame[low[1] : high[1], low[0] : high[0]].astype(np.float32)
     local = quad - low
 
@@ -104,7 +134,7 @@ def refine_edges(
     black = _median(profiles[:, :, :inner].reshape(4, -1))
     white = _median(profiles[:, :, outer:].reshape(4, -1))
     if (white - black).min() < settings.edge_min_contrast:
-        return quad
+        return None
     level = ((black + white) / 2)[:, None, None]
     above = profiles >= level
     rising = ~above[..., :-1] & above[..., 1:]
@@ -116,7 +146,7 @@ def refine_edges(
     weight = ok.astype(np.float64)
     total = weight.sum(axis=1)
     if total.min() < EDGE_POINTS_MIN:
-        return quad
+        return None
     flat = profiles.reshape(4 * count, steps)
     a, b = flat[rows, j].reshape(4, count), flat[rows, j + 1].reshape(4, count)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -135,16 +165,11 @@ def refine_edges(
     first, second = direction[_PREVIOUS], direction
     det = second[:, 0] * first[:, 1] - first[:, 0] * second[:, 1]
     if np.abs(det).min() < 1e-6:
-        return quad
+        return None
     gap = centroid - centroid[_PREVIOUS]
     s = (second[:, 0] * gap[:, 1] - gap[:, 0] * second[:, 1]) / det
     refined = centroid[_PREVIOUS] + s[:, None] * first
-    if (
-        np.sqrt(((refined - local) ** 2).sum(axis=1)).max()
-        > settings.edge_max_shift_modules * module
-    ):
-        return quad
-    return refined + low
+    return refined + low, float(module)
 
 
 #: Corner (and side) k's neighbours: k + 1 and k - 1, round the quadrilateral.

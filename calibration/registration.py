@@ -124,6 +124,24 @@ class DetectorSettings:
     - ``corner_refinement``: ``none``, ``subpix``, ``contour`` or ``apriltag``, with its
       window (px), iterations and accuracy (px).
 
+    Where markers are looked for (``detect_markers``):
+
+    - ``downscale``: the first search, for where the markers are, looks at the frame
+      shrunk this many times (2 or 4; ``cv2.pyrDown``): the dark quadrilaterals of the
+      adaptive threshold with a window of ``coarse_window`` px (and the constant,
+      perimeter rates and polygon accuracy above), each read at full resolution as a
+      marker would be. Each of the sheet's markers it finds is found again by the
+      detector at full resolution in a region ``locate_margin`` marker sides wider each
+      way, so its corners are as precise as a search of the whole frame gives them.
+      1: no first search.
+    - ``search_margin``: a marker the sheet lists but the first search missed is looked
+      for at full resolution where the others put it, this many marker sides around.
+    - ``track_margin``: with the last frame's registration, each marker is looked for
+      first at full resolution where it was, within this many marker sides.
+    - ``enough_markers``: the whole frame is searched at full resolution (the quick
+      window, then every window) only while fewer of the sheet's markers than this are
+      found (a marker under a hand is missing wherever it is looked for).
+
     Then, ours: ``edge_refinement`` fits a straight line to each of a marker's four outer
     edges and takes the corners where they meet (``calibration.edges.refine_edges``, which
     says why: about ten times more precise than ArUco's corners, which matters most when
@@ -155,6 +173,12 @@ class DetectorSettings:
     #: windows runs only when the quick pass misses some of the sheet's markers (a hand
     #: over one, a marker in deep shadow). ``None``: always the full set.
     quick_window: int | None = 13
+    downscale: int = 2
+    coarse_window: int = 9
+    locate_margin: float = 0.5
+    search_margin: float = 1.0
+    track_margin: float = 1.5
+    enough_markers: int = 3
     edge_span: float = 0.7
     edge_depth_modules: float = 0.8
     edge_min_contrast: float = 20.0
@@ -182,6 +206,18 @@ class DetectorSettings:
         p.cornerRefinementMaxIterations = self.corner_refinement_max_iterations
         p.cornerRefinementMinAccuracy = self.corner_refinement_min_accuracy
         return p
+
+    def check(self) -> None:
+        """``ValueError`` naming the search setting that cannot be used."""
+        if self.downscale not in (1, 2, 4):
+            raise ValueError(f"downscale: expected 1, 2 or 4 (got {self.downscale!r})")
+        for name in ("locate_margin", "search_margin", "track_margin"):
+            if not getattr(self, name) >= 0:
+                raise ValueError(
+                    f"{name}: expected marker sides >= 0 (got {getattr(self, name)!r})"
+                )
+        if self.enough_markers < 1:
+            raise ValueError(f"enough_markers: expected at least 1 (got {self.enough_markers!r})")
 
 
 @dataclass(frozen=True, eq=False)
@@ -331,30 +367,288 @@ def markers_from_opencv(corners: Any, ids: Any) -> list[Marker]:
 
 
 def detect_markers(
-    image: Any, sheet: Sheet, settings: DetectorSettings | None = None
+    image: Any,
+    sheet: Sheet,
+    settings: DetectorSettings | None = None,
+    *,
+    previous: Registration | None = None,
 ) -> list[Marker]:
     """The sheet's markers in ``image`` (grey or BGR uint8), ids the sheet does not list
-    left out. An id seen twice is returned twice; ``register`` refuses to choose."""
+    left out. An id seen twice is returned twice; ``register`` refuses to choose.
+
+    Looked for, cheapest first, until ``settings.enough_markers`` of the sheet's are
+    found: with ``previous`` (the last frame's registration, of the same camera) at full
+    resolution around where each marker was; then in the frame shrunk
+    ``settings.downscale`` times, each marker found there found again at full resolution
+    in a region around it, and those missing looked for where the others put them; at
+    last the whole frame at full resolution. Every marker's corners come from the
+    detector at full resolution, refined from its edges (``calibration.edges``)."""
     settings = settings or DetectorSettings()
+    settings.check()
     frame = grey(image)
     known = set(sheet.ids)
+    enough = min(settings.enough_markers, len(known))
     found: list[Marker] = []
-    if settings.quick_window is not None:
-        window = settings.quick_window
-        quick = replace(settings, adaptive_thresh_win_size_min=window,
-                        adaptive_thresh_win_size_max=window, quick_window=None)  # fmt: skip
-        corners, ids, _rejected = _detector(sheet.dictionary, quick).detectMarkers(frame)
-        found = [m for m in markers_from_opencv(corners, ids) if m.id in known]
-    if {m.id for m in found} != known:
-        # The full pass decides; the quick pass only adds a marker the full one missed.
-        corners, ids, _rejected = _detector(sheet.dictionary, settings).detectMarkers(frame)
-        full = [m for m in markers_from_opencv(corners, ids) if m.id in known]
-        seen = {m.id for m in full}
-        found = full + [m for m in found if m.id not in seen]
+    if previous is not None:
+        expected = [(m.id, previous.to_image(m.corners())) for m in sheet.markers]
+        found = _look_around(frame, sheet, settings, expected, settings.track_margin)
+    if len(_seen(found)) < enough:
+        located = _locate(frame, sheet, settings) if settings.downscale > 1 else []
+        located = [(i, quad) for i, quad in located if i not in _seen(found)]
+        found += _look_around(frame, sheet, settings, located, settings.locate_margin)
+        # Those still missing where the markers found put them; again when that found
+        # some (more markers put the rest more precisely).
+        while (missing := known - _seen(found)) and len(_seen(found)) >= 2:
+            expected = _expected(sheet, found, sorted(missing))
+            more = _look_around(frame, sheet, settings, expected, settings.search_margin)
+            if not more:
+                break
+            found += more
+    if len(_seen(found)) < enough:
+        # The full passes decide; what was found before only adds a marker they missed.
+        full = _full_frame(frame, sheet, settings)
+        found = full + [m for m in found if m.id not in _seen(full)]
     if not settings.edge_refinement:
         return found
     bits = dictionary_bits(sheet.dictionary)
     return [Marker(m.id, refine_edges(frame, m.corners, bits, settings)) for m in found]
+
+
+def _seen(markers: Iterable[Marker]) -> set[int]:
+    """The ids of ``markers``."""
+    return {m.id for m in markers}
+
+
+def _known(
+    corners: Any, ids: Any, known: Iterable[int], offset: tuple[float, float] = (0.0, 0.0)
+) -> list[Marker]:
+    """``markers_from_opencv`` less the ids not in ``known``, shifted by ``offset`` px."""
+    wanted = set(known)
+    shift = np.asarray(offset, np.float64)
+    found = markers_from_opencv(corners, ids)
+    return [Marker(m.id, m.corners + shift) for m in found if m.id in wanted]
+
+
+def _quick(settings: DetectorSettings) -> DetectorSettings | None:
+    """The settings with the one quick window, or None when there is none."""
+    window = settings.quick_window
+    if window is None:
+        return None
+    return replace(settings, adaptive_thresh_win_size_min=window,
+                   adaptive_thresh_win_size_max=window, quick_window=None)  # fmt: skip
+
+
+def _full_frame(frame: np.ndarray, sheet: Sheet, settings: DetectorSettings) -> list[Marker]:
+    """The whole frame at full resolution: the quick window, then every window when the
+    quick pass misses some of the sheet's markers (what it found only adds to theirs)."""
+    known = set(sheet.ids)
+    found: list[Marker] = []
+    quick = _quick(settings)
+    if quick is not None:
+        found = _known(*_detector(sheet.dictionary, quick).detectMarkers(frame)[:2], known)
+    if _seen(found) != known:
+        full = _known(*_detector(sheet.dictionary, settings).detectMarkers(frame)[:2], known)
+        found = full + [m for m in found if m.id not in _seen(full)]
+    return found
+
+
+def _locate(
+    frame: np.ndarray, sheet: Sheet, settings: DetectorSettings
+) -> list[tuple[int, np.ndarray]]:
+    """Where the sheet's markers are, to a pixel or two: (id, corners in frame px).
+
+    Not ArUco's detector on the shrunk frame: it spends about a tenth of a millisecond
+    on every marker-like quadrilateral it reads (a checker board shows a hundred), and
+    it reads the bits of a marker 15 px across badly (it missed one marker in ten of the
+    rendered frames, one in three of the registration benchmark's). Here the shrunk
+    frame's dark quadrilaterals are found as ArUco finds them (adaptive threshold,
+    contours, polygons) and all read at once at full resolution: the middle of each
+    module, Otsu's split of those values, a border black but for ``MAX_BORDER_ERRORS``
+    of its modules, and the inner bits those of one of the sheet's markers, turned."""
+    scale = settings.downscale
+    small = frame
+    for _ in range(scale.bit_length() - 1):
+        small = cv2.pyrDown(small)
+    window = settings.coarse_window | 1
+    dark = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                 max(window, 3), settings.adaptive_thresh_constant)  # fmt: skip
+    contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    larger = max(small.shape)
+    low = settings.min_marker_perimeter_rate * larger
+    high = settings.max_marker_perimeter_rate * larger
+    quads = []
+    for contour in contours:
+        if not low <= len(contour) <= high:
+            continue
+        polygon = cv2.approxPolyDP(
+            contour, len(contour) * settings.polygonal_approx_accuracy_rate, True
+        )
+        if len(polygon) == 4 and cv2.isContourConvex(polygon):
+            quads.append(polygon.reshape(4, 2))
+    if not quads:
+        return []
+    # Clockwise as the frame shows it (y down), as the squared-up marker reads.
+    quad = np.array(quads, np.float64) * scale
+    first, second = quad[:, 1] - quad[:, 0], quad[:, 2] - quad[:, 1]
+    turned = first[:, 0] * second[:, 1] - first[:, 1] * second[:, 0] < 0
+    quad[turned] = quad[turned][:, ::-1]
+    homographies = _square_to_quads(quad)
+    usable = np.isfinite(homographies).all(axis=(1, 2))
+    quad, homographies = quad[usable], homographies[usable]
+    if not len(quad):
+        return []
+    codes, ids, bits, correctable = _codes(sheet.dictionary, tuple(sheet.ids))
+    modules = bits + 2
+    # Each module's middle, through the homography of the unit square onto each
+    # quadrilateral (the frame's blur averages it enough).
+    along = (np.arange(modules) + 0.5) / modules
+    u, v = np.meshgrid(along, along)
+    mapped = homographies @ np.stack([u.ravel(), v.ravel(), np.ones(u.size)])  # (N, 3, m*m)
+    where = (mapped[:, :2] / mapped[:, 2:3]).astype(np.float32)
+    count = len(quad)
+    means = cv2.remap(frame, where[:, 0], where[:, 1], cv2.INTER_LINEAR).astype(np.float64)
+    # Otsu's threshold over each candidate's module means.
+    ordered = np.sort(means, axis=1)
+    n = ordered.shape[1]
+    k = np.arange(1, n)
+    below = np.cumsum(ordered, axis=1)[:, :-1]
+    total = ordered.sum(axis=1, keepdims=True)
+    share = k / n
+    spread = share * (1 - share) * (below / k - (total - below) / (n - k)) ** 2
+    split = spread.argmax(axis=1)
+    rows = np.arange(count)
+    level = (ordered[rows, split] + ordered[rows, split + 1]) / 2
+    white = (means > level[:, None]).reshape(count, modules, modules)
+    ring = white.copy()
+    ring[:, 1:-1, 1:-1] = False
+    inner = white[:, 1:-1, 1:-1].reshape(count, 1, -1)
+    distance = (inner != codes[None]).sum(axis=2)  # (N, ids x 4 turns)
+    best = distance.argmin(axis=1)
+    good = (
+        (distance[rows, best] <= int(correctable * settings.error_correction_rate))
+        & (ring.sum(axis=(1, 2)) <= MAX_BORDER_ERRORS * 4 * (modules - 1))
+        & (means.std(axis=1) >= MIN_MARKER_STD)
+    )
+    return [(int(ids[best[i]]), quad[i]) for i in np.flatnonzero(good)]
+
+
+#: ``_locate``'s reading: at most this share of a marker's border modules may read white
+#: (ArUco's ``maxErroneousBitsInBorderRate``), and its modules must differ by this
+#: standard deviation in grey levels at least (``minOtsuStdDev``).
+MAX_BORDER_ERRORS = 0.35
+MIN_MARKER_STD = 5.0
+
+_CODES: dict[tuple[str, tuple[int, ...]], tuple[np.ndarray, np.ndarray, int, int]] = {}
+
+
+def _codes(dictionary: str, ids: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """The inner bits (True: white) of markers ``ids`` in each of their four turns, as
+    rows (4 x len(ids), bits x bits), the id of each row, the bits a side and the bits
+    the dictionary can correct."""
+    key = (dictionary, ids)
+    if key not in _CODES:
+        d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
+        rows, owners = [], []
+        for i in ids:
+            bits = np.asarray(d.getBitsFromByteList(d.bytesList[i : i + 1], d.markerSize))
+            for turn in range(4):
+                rows.append(np.rot90(bits.astype(bool), turn).ravel())
+                owners.append(i)
+        _CODES[key] = (np.array(rows), np.array(owners), int(d.markerSize), d.maxCorrectionBits)
+    return _CODES[key]
+
+
+def _square_to_quads(quads: np.ndarray) -> np.ndarray:
+    """Homographies (N, 3, 3) taking the unit square's corners (0, 0), (1, 0), (1, 1),
+    (0, 1) to each quadrilateral's four corners (N, 4, 2) (Heckbert's closed form)."""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quads.transpose(1, 2, 0)
+    dx1, dx2, dy1, dy2 = x1 - x2, x3 - x2, y1 - y2, y3 - y2
+    sx, sy = x0 - x1 + x2 - x3, y0 - y1 + y2 - y3
+    with np.errstate(divide="ignore", invalid="ignore"):
+        den = dx1 * dy2 - dx2 * dy1
+        g = (sx * dy2 - dx2 * sy) / den
+        h = (dx1 * sy - sx * dy1) / den
+    one = np.ones_like(g)
+    return np.stack(
+        [
+            np.stack([x1 - x0 + g * x1, x3 - x0 + h * x3, x0], axis=1),
+            np.stack([y1 - y0 + g * y1, y3 - y0 + h * y3, y0], axis=1),
+            np.stack([g, h, one], axis=1),
+        ],
+        axis=1,
+    )
+
+
+def _expected(
+    sheet: Sheet, found: Sequence[Marker], ids: Iterable[int]
+) -> list[tuple[int, np.ndarray]]:
+    """Where the markers found put the sheet's markers ``ids`` (corners in frame px): a
+    homography board mm -> frame px fitted to the markers found (the lens left out)."""
+    board = np.vstack([sheet.marker(m.id).corners() for m in found])
+    image = np.vstack([m.corners for m in found])
+    homography, _ = cv2.findHomography(board, image, 0)
+    if homography is None or not np.isfinite(homography).all():
+        return []
+    return [(i, apply_homography(homography, sheet.marker(i).corners())) for i in ids]
+
+
+def _look_around(
+    frame: np.ndarray,
+    sheet: Sheet,
+    settings: DetectorSettings,
+    expected: Iterable[tuple[int, np.ndarray]],
+    margin: float,
+) -> list[Marker]:
+    """Each (id, corners in frame px) of ``expected`` looked for at full resolution in
+    the frame's region around those corners, ``margin`` marker sides more each way: the
+    quick window, then every window. Only that id is taken from its region; a region
+    whose middle is outside the frame is not looked at."""
+    height, width = frame.shape
+    found: list[Marker] = []
+    for marker_id, corners in expected:
+        quad = np.asarray(corners, np.float64).reshape(4, 2)
+        if not np.isfinite(quad).all():
+            continue
+        side = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean())
+        middle = quad.mean(axis=0)
+        if not (0 <= middle[0] < width and 0 <= middle[1] < height) or side < 4:
+            continue
+        pad = margin * side + 2
+        x0, y0 = (int(v) for v in np.maximum(np.floor(quad.min(axis=0) - pad), 0))
+        x1, y1 = (int(v) for v in np.minimum(np.ceil(quad.max(axis=0) + pad) + 1, (width, height)))
+        region = frame[y0:y1, x0:x1]
+        zoom = max(width, height) / max(region.shape)
+        here: list[Marker] = []
+        for each in (_quick(settings), settings):
+            if each is not None and not here:
+                detector = _region_detector(sheet.dictionary, each, zoom)
+                here = _known(*detector.detectMarkers(region)[:2], [marker_id], (x0, y0))
+        # Regions may overlap: a marker found again in another's region is one marker.
+        found += [m for m in here if not any(_same(m, other) for other in found)]
+    return found
+
+
+def _same(a: Marker, b: Marker) -> bool:
+    """The same marker found twice: its id, and corners within a pixel."""
+    return a.id == b.id and float(np.abs(a.corners - b.corners).max()) < 1.0
+
+
+def _region_detector(dictionary: str, settings: DetectorSettings, zoom: float) -> Any:
+    """A detector for a region of the frame ``zoom`` times smaller than the frame (its
+    larger side): the perimeter rates, relative to the image's larger side, scaled so
+    that they mean what they mean for the whole frame."""
+    p = settings.parameters()
+    p.minMarkerPerimeterRate = settings.min_marker_perimeter_rate * zoom
+    p.maxMarkerPerimeterRate = settings.max_marker_perimeter_rate * zoom
+    cache = getattr(_local, "region_detectors", None)
+    if cache is None:
+        cache = _local.region_detectors = {}
+    if dictionary not in cache:
+        d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
+        cache[dictionary] = cv2.aruco.ArucoDetector(d, p)
+    else:
+        cache[dictionary].setDetectorParameters(p)
+    return cache[dictionary]
 
 
 # --- registration ----------------------------------------------------------------------
@@ -447,13 +741,17 @@ def register(
     min_markers: int = 3,
     max_rms_mm: float = MAX_RMS_MM,
     settings: DetectorSettings | None = None,
+    previous: Registration | None = None,
 ) -> Registration:
     """The board's registration in ``image``, or ``BoardNotVisible``.
 
     ``camera``: None, or intrinsics (see ``camera_model``); the frame's size must match
     the calibration's when it names one. ``min_markers``: the fewest of the sheet's
     markers that may register the board (three of four by default; two would fit a pose
-    with nothing left to check it). ``max_rms_mm``: the worst quality accepted."""
+    with nothing left to check it). ``max_rms_mm``: the worst quality accepted.
+    ``previous``: the last frame's registration from the same camera, if any: the markers
+    are looked for first where they were (video; a board that moved is found all the
+    same, by the search every frame without it gets)."""
     frame = grey(image)
     model = camera_model(camera)
     size = (frame.shape[1], frame.shape[0])
@@ -462,7 +760,7 @@ def register(
             f"frame is {size[0]}x{size[1]} px but the camera calibration is for "
             f"{model.image_size[0]}x{model.image_size[1]}: calibrate this camera mode"
         )
-    found = detect_markers(frame, sheet, settings)
+    found = detect_markers(frame, sheet, settings, previous=previous)
     return register_markers(
         found, sheet, camera=model, min_markers=min_markers, max_rms_mm=max_rms_mm, image_size=size
     )
