@@ -1,9 +1,11 @@
 """Board registration: where the board is in one camera frame, from its ArUco markers.
 
-Every frame is registered on its own (nothing is carried over from the last one), so a
-board or camera bumped between frames is simply found again. The markers a sheet lists
-(``calibration.sheet``) are detected, and the homography from board millimetres to image
-pixels is fitted to all four corners of every known marker in view. Its quality is the
+Every frame is registered on its own, so a board or camera bumped between frames is
+simply found again; video may pass the last frame's registration (``previous``), which
+only says where to look first. The markers a sheet lists (``calibration.sheet``) are
+detected (``detect_markers``: where they are from the frame shrunk twice, their corners
+at full resolution), and the homography from board millimetres to image pixels is
+fitted to all four corners of every known marker in view. Its quality is the
 reprojection error in millimetres over those corners. Fewer markers than needed, or
 markers that disagree, raise ``BoardNotVisible``: a reader waits for the next frame, it
 never gets a guessed pose.
