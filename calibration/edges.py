@@ -16,6 +16,7 @@ settings (their ``edge_*`` fields, ``EdgeSettings``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 import cv2
@@ -64,112 +65,146 @@ def refine_edges(
     ``frame`` is one grey uint8 channel; ``bits`` the marker's data bits a side (a
     marker is ``bits + 2`` modules across, its black border one module wide).
     """
-    quad = np.asarray(corners, np.float64).reshape(4, 2)
-    found = _fit_edges(frame, quad, bits, settings)
-    if found is None:
-        return quad
-    refined, module = found
+    return refine_all_edges(frame, [corners], bits, settings)[0]
+
+
+def refine_all_edges(
+    frame: np.ndarray, markers: Sequence[np.ndarray], bits: int, settings: EdgeSettings
+) -> list[np.ndarray]:
+    """``refine_edges`` for several markers' corners at once, in a fraction of the time
+    (one array operation for all of them, not one each). Each marker's profiles are as
+    many and as finely sampled as the largest marker's need, so a marker's refined
+    corners may differ from ``refine_edges``' alone by a hundredth of a pixel."""
+    found = try_refine_edges(frame, markers, bits, settings)
+    quads = np.asarray(markers, np.float64).reshape(-1, 4, 2)
+    return [
+        quad if corners is None else corners for quad, corners in zip(quads, found, strict=True)
+    ]
+
+
+def try_refine_edges(
+    frame: np.ndarray, markers: Sequence[np.ndarray], bits: int, settings: EdgeSettings
+) -> list[np.ndarray | None]:
+    """``refine_all_edges``, with None for a marker whose edges could not be read or
+    whose refinement strayed (where ``refine_edges`` keeps the corners it was given)."""
+    quads = np.asarray(markers, np.float64).reshape(-1, 4, 2)
+    if not len(quads):
+        return []
+    refined, module, ok = _fit_edges(frame, quads, bits, settings)
+    out: list[np.ndarray | None] = [None] * len(quads)
     limit = settings.edge_max_shift_modules * module
-    shift = _largest_move(refined, quad)
-    if shift <= limit:
-        return refined
-    if shift > 2 * limit:
-        return quad
-    again = _fit_edges(frame, refined, bits, settings)
-    if again is None or _largest_move(again[0], refined) > limit / 2:
-        return quad
-    return again[0]
+    shift = _largest_move(refined, quads)
+    for k in np.flatnonzero(ok & (shift <= limit)):
+        out[k] = refined[k]
+    retry = ok & (shift > limit) & (shift <= 2 * limit)
+    if retry.any():
+        again, _, still = _fit_edges(frame, refined[retry], bits, settings)
+        same = still & (_largest_move(again, refined[retry]) <= limit[retry] / 2)
+        for k, corners in zip(np.flatnonzero(retry)[same], again[same], strict=True):
+            out[k] = corners
+    return out
 
 
-def _largest_move(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.sqrt(((a - b) ** 2).sum(axis=1)).max())
+def _largest_move(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per marker (..., 4, 2), the largest distance a corner moved."""
+    return np.sqrt(((a - b) ** 2).sum(axis=-1)).max(axis=-1)
 
 
 def _fit_edges(
-    frame: np.ndarray, quad: np.ndarray, bits: int, settings: EdgeSettings
-) -> tuple[np.ndarray, float] | None:
-    """``refine_edges``' one pass from ``quad``: the corners where the four edge lines
-    meet and the marker's module (px), or None when the edges cannot be read."""
-    sides = quad[_NEXT] - quad  # side k runs from corner k to corner k + 1
-    lengths = np.sqrt(sides[:, 0] ** 2 + sides[:, 1] ** 2)
-    if lengths.min() < EDGE_POINTS_MIN:
-        return None
-    module = lengths.mean() / (bits + 2)
+    frame: np.ndarray, quads: np.ndarray, bits: int, settings: EdgeSettings
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``refine_all_edges``' one pass from ``quads`` (M, 4, 2): the corners where each
+    marker's four edge lines meet, its module (px), and whether its edges could be read
+    (where not, its corners are meaningless)."""
+    count_markers = len(quads)
+    sides = quads[:, _NEXT] - quads  # side k runs from corner k to corner k + 1
+    lengths = np.sqrt((sides**2).sum(axis=2))  # (M, 4)
+    ok = lengths.min(axis=1) >= EDGE_POINTS_MIN
+    module = lengths.mean(axis=1) / (bits + 2)
     # Across side k the black border is a module of the neighbouring sides' length.
-    depth = settings.edge_depth_modules * (lengths[_PREVIOUS] + lengths[_NEXT]) / 2
+    depth = settings.edge_depth_modules * (lengths[:, _PREVIOUS] + lengths[:, _NEXT]) / 2
     depth /= bits + 2
-    # The patch around the marker as floats: sampling a uint8 image rounds to integers.
-    reach = depth.max() + 2
-    low = np.maximum(np.floor(quad.min(axis=0) - reach).astype(int), 0)
-    high = np.minimum(np.ceil(quad.max(axis=0) + reach).astype(int) + 1, frame.shape[1::-1])
-    if (high - low).min() < 2:
-        return None
-    patch = frame[low[1] : high[1], low[0] : high[0]].astype(np.float32)
-    local = quad - low
+    # Each marker's patch as floats (sampling a uint8 image rounds to integers), the
+    # patches side by side in one picture; a sample beyond its patch takes the patch's
+    # edge (coordinates clamped: the frame's border replicated).
+    reach = depth.max(axis=1) + 2
+    height, width = frame.shape[:2]
+    low = np.clip(np.floor(quads.min(axis=1) - reach[:, None]), 0, None).astype(int)
+    high = np.minimum(np.ceil(quads.max(axis=1) + reach[:, None]) + 1, (width, height))
+    size = np.maximum(high.astype(int) - low, 1)
+    ok &= size.min(axis=1) >= 2
+    left = np.concatenate([[0], np.cumsum(size[:, 0])[:-1]])
+    patches = np.zeros((int(size[:, 1].max()), int(size[:, 0].sum())), np.float32)
+    for k in np.flatnonzero(ok):
+        (x0, y0), (w, h) = low[k], size[k]
+        patches[:h, left[k] : left[k] + w] = frame[y0 : y0 + h, x0 : x0 + w]
 
-    along = sides / lengths[:, None]
-    normal = np.column_stack([along[:, 1], -along[:, 0]])
-    outward = ((local + sides / 2 - local.mean(axis=0)) * normal).sum(axis=1)
+    along = sides / np.where(lengths > 0, lengths, 1.0)[..., None]
+    normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)
+    outward = ((quads + sides / 2 - quads.mean(axis=1, keepdims=True)) * normal).sum(axis=2)
     normal[outward < 0] *= -1  # outward, whichever way round the corners run
     span = settings.edge_span
-    count = min(max(float(lengths.min()) * span / EDGE_POINT_SPACING_PX, EDGE_POINTS_MIN),
-                EDGE_POINTS_MAX)  # fmt: skip
-    count = int(count)
-    steps = max(5, int(np.ceil(2 * depth.max() / EDGE_PROFILE_STEP_PX)) | 1)
+    shortest = float(lengths.min(axis=1)[ok].max()) if ok.any() else 0.0
+    count = int(min(max(shortest * span / EDGE_POINT_SPACING_PX, EDGE_POINTS_MIN), EDGE_POINTS_MAX))
+    deepest = float(depth.max(axis=1)[ok].max()) if ok.any() else 1.0
+    steps = max(5, int(np.ceil(2 * deepest / EDGE_PROFILE_STEP_PX)) | 1)
     u = np.linspace(-1.0, 1.0, steps)  # across the edge, in shares of each side's depth
-    t = np.linspace((1 - span) / 2, (1 + span) / 2, count)[None, :] * lengths[:, None]
-    base = local[:, None, :] + t[..., None] * along[:, None, :]  # (4, count, 2)
-    across = (u[None, :] * depth[:, None])[:, None, :, None] * normal[:, None, None, :]
-    where = (base[:, :, None, :] + across).astype(np.float32)  # (4, count, steps, 2)
+    t = np.linspace((1 - span) / 2, (1 + span) / 2, count)[None, None, :] * lengths[..., None]
+    base = quads[:, :, None, :] + t[..., None] * along[:, :, None, :]  # (M, 4, count, 2)
+    across = (u * depth[..., None])[:, :, None, :, None] * normal[:, :, None, None, :]
+    where = base[:, :, :, None, :] + across  # (M, 4, count, steps, 2)
+    shape = (count_markers, 1, 1, 1)
+    x = np.clip(where[..., 0] - low[:, 0].reshape(shape), 0, (size[:, 0] - 1).reshape(shape))
+    y = np.clip(where[..., 1] - low[:, 1].reshape(shape), 0, (size[:, 1] - 1).reshape(shape))
+    x += left.reshape(shape)
+    rows = count_markers * 4 * count
     profiles = cv2.remap(
-        patch,
-        where[..., 0].reshape(4 * count, steps),
-        where[..., 1].reshape(4 * count, steps),
+        patches,
+        x.astype(np.float32).reshape(rows, steps),
+        y.astype(np.float32).reshape(rows, steps),
         cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    ).reshape(4, count, steps)
+    ).reshape(count_markers, 4, count, steps)
     # u runs from -1 to 1: the black border's samples (u < -0.5) lead, the quiet zone's
     # (u > 0.5) trail.
     inner, outer = int(np.count_nonzero(u < -0.5)), steps - int(np.count_nonzero(u > 0.5))
-    black = _median(profiles[:, :, :inner].reshape(4, -1))
-    white = _median(profiles[:, :, outer:].reshape(4, -1))
-    if (white - black).min() < settings.edge_min_contrast:
-        return None
-    level = ((black + white) / 2)[:, None, None]
-    above = profiles >= level
+    black = _median(profiles[..., :inner].reshape(count_markers * 4, -1))
+    white = _median(profiles[..., outer:].reshape(count_markers * 4, -1))
+    black, white = black.reshape(-1, 4), white.reshape(-1, 4)
+    ok &= (white - black).min(axis=1) >= settings.edge_min_contrast
+    level = (black + white) / 2
+    above = profiles >= level[..., None, None]
     rising = ~above[..., :-1] & above[..., 1:]
     # On each profile, the rising crossing nearest the expected edge (u = 0).
     distance = np.where(rising, np.abs(u[:-1] + u[1:]) / 2, np.inf)
-    j = distance.argmin(axis=2).reshape(-1)
-    rows = np.arange(4 * count)
-    ok = np.isfinite(distance.reshape(4 * count, -1)[rows, j]).reshape(4, count)
-    weight = ok.astype(np.float64)
-    total = weight.sum(axis=1)
-    if total.min() < EDGE_POINTS_MIN:
-        return None
-    flat = profiles.reshape(4 * count, steps)
-    a, b = flat[rows, j].reshape(4, count), flat[rows, j + 1].reshape(4, count)
+    j = distance.argmin(axis=3)[..., None]  # (M, 4, count, 1)
+    crossed = np.isfinite(np.take_along_axis(distance, j, 3)[..., 0])
+    weight = crossed.astype(np.float64)
+    total = weight.sum(axis=2)  # (M, 4)
+    ok &= total.min(axis=1) >= EDGE_POINTS_MIN
+    a = np.take_along_axis(profiles, j, 3)[..., 0]
+    b = np.take_along_axis(profiles, j + 1, 3)[..., 0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        share = np.where(ok, (level[..., 0] - a) / (b - a), 0.0)
-    offset = (u[j].reshape(4, count) + share * (u[1] - u[0])) * depth[:, None]
-    points = base + offset[..., None] * normal[:, None, :]  # (4, count, 2)
-    # A least-squares line through each side's points: centroid and main direction (of
-    # the 2x2 scatter matrix, in closed form).
-    centroid = (points * weight[..., None]).sum(axis=1) / total[:, None]
-    dx, dy = (points - centroid[:, None, :]).transpose(2, 0, 1) * weight
-    sxx, syy, sxy = (dx * dx).sum(axis=1), (dy * dy).sum(axis=1), (dx * dy).sum(axis=1)
-    angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
-    direction = np.column_stack([np.cos(angle), np.sin(angle)])
-    # Corner k where side k - 1 meets side k: centroid[k - 1] + s * direction[k - 1] on
-    # both lines (Cramer's rule).
-    first, second = direction[_PREVIOUS], direction
-    det = second[:, 0] * first[:, 1] - first[:, 0] * second[:, 1]
-    if np.abs(det).min() < 1e-6:
-        return None
-    gap = centroid - centroid[_PREVIOUS]
-    s = (second[:, 0] * gap[:, 1] - gap[:, 0] * second[:, 1]) / det
-    refined = centroid[_PREVIOUS] + s[:, None] * first
-    return refined + low, float(module)
+        share = np.where(crossed, (level[..., None] - a) / (b - a), 0.0)
+        offset = (u[j[..., 0]] + share * (u[1] - u[0])) * depth[..., None]
+        points = base + offset[..., None] * normal[:, :, None, :]  # (M, 4, count, 2)
+        # A least-squares line through each side's points: centroid and main direction
+        # (of the 2x2 scatter matrix, in closed form).
+        centroid = (points * weight[..., None]).sum(axis=2) / total[..., None]
+        spread = (points - centroid[:, :, None, :]) * weight[..., None]
+        dx, dy = spread[..., 0], spread[..., 1]
+        sxx, syy, sxy = (dx * dx).sum(axis=2), (dy * dy).sum(axis=2), (dx * dy).sum(axis=2)
+        angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+        direction = np.stack([np.cos(angle), np.sin(angle)], axis=-1)  # (M, 4, 2)
+        # Corner k where side k - 1 meets side k: centroid[k - 1] + s * direction[k - 1]
+        # on both lines (Cramer's rule).
+        first, second = direction[:, _PREVIOUS], direction
+        det = second[..., 0] * first[..., 1] - first[..., 0] * second[..., 1]
+        ok &= np.abs(det).min(axis=1) >= 1e-6
+        gap = centroid - centroid[:, _PREVIOUS]
+        s = (second[..., 0] * gap[..., 1] - gap[..., 0] * second[..., 1]) / det
+        refined = centroid[:, _PREVIOUS] + s[..., None] * first
+    ok &= np.isfinite(refined).all(axis=(1, 2))
+    return np.where(ok[:, None, None], refined, quads), module, ok
 
 
 #: Corner (and side) k's neighbours: k + 1 and k - 1, round the quadrilateral.

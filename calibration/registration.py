@@ -33,7 +33,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.edges import refine_edges
+from calibration.edges import refine_all_edges, try_refine_edges
 from calibration.sheet import Sheet, dictionary_bits
 
 #: ArUco's corner refinement methods by the names ``DetectorSettings`` uses.
@@ -390,30 +390,42 @@ def detect_markers(
     frame = grey(image)
     known = set(sheet.ids)
     enough = min(settings.enough_markers, len(known))
-    found: list[Marker] = []
+    bits = dictionary_bits(sheet.dictionary)
+    found: list[Marker] = []  # corners from the detector, to be refined from the edges
+    ready: list[Marker] = []  # corners refined from the edges already
     if previous is not None:
         expected = [(m.id, previous.to_image(m.corners())) for m in sheet.markers]
         found = _look_around(frame, sheet, settings, expected, settings.track_margin)
     if len(_seen(found)) < enough:
         located = _locate(frame, sheet, settings) if settings.downscale > 1 else []
         located = [(i, quad) for i, quad in located if i not in _seen(found)]
+        if settings.edge_refinement and located:
+            # Corners to a quarter pixel at full resolution, then from the edges; the
+            # detector looks again only where the edges could not be read.
+            quads = _sub_pixel(frame, [quad for _, quad in located], bits)
+            refined = try_refine_edges(frame, quads, bits, settings)
+            ready = [
+                Marker(i, c) for (i, _), c in zip(located, refined, strict=True) if c is not None
+            ]
+            located = [each for each, c in zip(located, refined, strict=True) if c is None]
         found += _look_around(frame, sheet, settings, located, settings.locate_margin)
         # Those still missing where the markers found put them; again when that found
         # some (more markers put the rest more precisely).
-        while (missing := known - _seen(found)) and len(_seen(found)) >= 2:
-            expected = _expected(sheet, found, sorted(missing))
+        while (missing := known - _seen([*found, *ready])) and len(known - missing) >= 2:
+            expected = _expected(sheet, [*found, *ready], sorted(missing))
             more = _look_around(frame, sheet, settings, expected, settings.search_margin)
             if not more:
                 break
             found += more
-    if len(_seen(found)) < enough:
+    if len(_seen([*found, *ready])) < enough:
         # The full passes decide; what was found before only adds a marker they missed.
         full = _full_frame(frame, sheet, settings)
         found = full + [m for m in found if m.id not in _seen(full)]
-    if not settings.edge_refinement:
-        return found
-    bits = dictionary_bits(sheet.dictionary)
-    return [Marker(m.id, refine_edges(frame, m.corners, bits, settings)) for m in found]
+        ready = [m for m in ready if m.id not in _seen(found)]
+    if settings.edge_refinement:
+        refined = refine_all_edges(frame, [m.corners for m in found], bits, settings)
+        found = [Marker(m.id, corners) for m, corners in zip(found, refined, strict=True)]
+    return found + ready
 
 
 def _seen(markers: Iterable[Marker]) -> set[int]:
@@ -465,8 +477,9 @@ def _locate(
     rendered frames, one in three of the registration benchmark's). Here the shrunk
     frame's dark quadrilaterals are found as ArUco finds them (adaptive threshold,
     contours, polygons) and all read at once at full resolution: the middle of each
-    module, Otsu's split of those values, a border black but for ``MAX_BORDER_ERRORS``
-    of its modules, and the inner bits those of one of the sheet's markers, turned."""
+    module, Otsu's split of those values, a border black and a quiet zone around it
+    white but for ``MAX_BORDER_ERRORS`` of their modules, and the inner bits those of
+    one of the sheet's markers, turned."""
     scale = settings.downscale
     small = frame
     for _ in range(scale.bit_length() - 1):
@@ -501,14 +514,20 @@ def _locate(
         return []
     codes, ids, bits, correctable = _codes(sheet.dictionary, tuple(sheet.ids))
     modules = bits + 2
-    # Each module's middle, through the homography of the unit square onto each
-    # quadrilateral (the frame's blur averages it enough).
-    along = (np.arange(modules) + 0.5) / modules
+    # Each module's middle, and a ring of module-sized places just outside the marker
+    # (its quiet zone), through the homography of the unit square onto each
+    # quadrilateral (the frame's blur averages each place enough).
+    along = (np.arange(-1, modules + 1) + 0.5) / modules
     u, v = np.meshgrid(along, along)
-    mapped = homographies @ np.stack([u.ravel(), v.ravel(), np.ones(u.size)])  # (N, 3, m*m)
+    mapped = homographies @ np.stack([u.ravel(), v.ravel(), np.ones(u.size)])
     where = (mapped[:, :2] / mapped[:, 2:3]).astype(np.float32)
     count = len(quad)
-    means = cv2.remap(frame, where[:, 0], where[:, 1], cv2.INTER_LINEAR).astype(np.float64)
+    read = cv2.remap(frame, where[:, 0], where[:, 1], cv2.INTER_LINEAR).astype(np.float64)
+    read = read.reshape(count, modules + 2, modules + 2)
+    means = read[:, 1:-1, 1:-1].reshape(count, -1)
+    around = read.copy()
+    around[:, 1:-1, 1:-1] = np.inf
+    around = around.reshape(count, -1)
     # Otsu's threshold over each candidate's module means.
     ordered = np.sort(means, axis=1)
     n = ordered.shape[1]
@@ -530,13 +549,27 @@ def _locate(
         (distance[rows, best] <= int(correctable * settings.error_correction_rate))
         & (ring.sum(axis=(1, 2)) <= MAX_BORDER_ERRORS * 4 * (modules - 1))
         & (means.std(axis=1) >= MIN_MARKER_STD)
+        # The quiet zone white (not a dark outline that happens to read as a marker).
+        & ((around <= level[:, None]).sum(axis=1) <= MAX_BORDER_ERRORS * 4 * (modules + 1))
     )
-    return [(int(ids[best[i]]), quad[i]) for i in np.flatnonzero(good)]
+    # Read as the marker turned ``turn`` quarter turns: its first corner (the printed
+    # marker's top-left) is the quadrilateral's corner ``-turn``. One marker may show as
+    # two outlines a pixel or two apart (its own and its quiet zone's inner one): once.
+    located: list[tuple[int, np.ndarray]] = []
+    for i in np.flatnonzero(good):
+        marker_id, corners = int(ids[best[i]]), np.roll(quad[i], best[i] % 4, axis=0)
+        side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
+        if not any(
+            j == marker_id and np.abs(corners - other).max() < 0.25 * side for j, other in located
+        ):
+            located.append((marker_id, corners))
+    return located
 
 
 #: ``_locate``'s reading: at most this share of a marker's border modules may read white
-#: (ArUco's ``maxErroneousBitsInBorderRate``), and its modules must differ by this
-#: standard deviation in grey levels at least (``minOtsuStdDev``).
+#: (ArUco's ``maxErroneousBitsInBorderRate``), and as many of the places in its quiet
+#: zone dark; its modules must differ by this standard deviation in grey levels at least
+#: (``minOtsuStdDev``).
 MAX_BORDER_ERRORS = 0.35
 MIN_MARKER_STD = 5.0
 
@@ -579,6 +612,20 @@ def _square_to_quads(quads: np.ndarray) -> np.ndarray:
         ],
         axis=1,
     )
+
+
+def _sub_pixel(frame: np.ndarray, quads: Sequence[np.ndarray], bits: int) -> list[np.ndarray]:
+    """Corners (N, 4, 2) a pixel or two out made good to a quarter pixel
+    (``cv2.cornerSubPix``, its window at most 3 px and within the marker's border)."""
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 0.01)
+    out = []
+    for quad in quads:
+        module = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean()) / (bits + 2)
+        win = int(np.clip(round(0.75 * module), 2, 3))
+        corners = quad.astype(np.float32).reshape(-1, 1, 2)
+        corners = cv2.cornerSubPix(frame, corners, (win, win), (-1, -1), criteria)
+        out.append(corners.reshape(4, 2).astype(np.float64))
+    return out
 
 
 def _expected(
