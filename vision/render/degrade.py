@@ -116,8 +116,18 @@ def expose_and_noise(
 ) -> np.ndarray:
     """The lit picture with the sensor's noise, as 8-bit BGR: ``image`` (uint8 albedo)
     times the ``light`` field (float32, (H, W, 3)), plus noise, rounded and clipped."""
-    h, w = image.shape[:2]
-    lit = cv2.multiply(image, light, dtype=cv2.CV_32F)
+    return add_noise(expose(image, light), effects, rng)
+
+
+def expose(image: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """``image`` (uint8 albedo) times the ``light`` field: the lit picture, float32."""
+    return cv2.multiply(image, light, dtype=cv2.CV_32F)
+
+
+def add_noise(lit: np.ndarray, effects: Effects, rng: np.random.Generator) -> np.ndarray:
+    """The sensor's noise on a lit picture (float32, from ``expose``), as 8-bit BGR,
+    rounded and clipped. A still scene filmed frame after frame differs by this alone."""
+    h, w = lit.shape[:2]
     luma = cv2.cvtColor(lit, cv2.COLOR_BGR2GRAY)
     sigma = cv2.sqrt(cv2.max(luma, 0.0) * effects.shot_noise + effects.read_noise**2)
     grain = rng.standard_normal((h, w), dtype=np.float32)

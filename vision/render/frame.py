@@ -129,12 +129,21 @@ def compose(
         shadows = paint.shadow_mask(size, pieces, pose, matrix, lamp, scale)
         paint.darken(canvas, shadows, strength)
     outlines = paint.draw_pieces(canvas, pieces, pose, matrix, lamp)
-    mask = None
-    if hand is not None:
-        mask = hands.silhouette(hand, pose, matrix, size)
-        hands.cast_shadow(canvas, hand, pose, matrix, lamp, scale, strength * 0.9)
-        hands.draw(canvas, hand, mask, pose, matrix)
+    mask = None if hand is None else add_hand(canvas, table, pose, hand)
     return Composed(canvas, outlines, mask)
+
+
+def add_hand(canvas: np.ndarray, table: Table, pose: Pose, hand: hands.Hand) -> np.ndarray:
+    """Draw ``hand`` and its shadow over a scene on the pinhole canvas (the last thing
+    ``compose`` draws); returns the hand's silhouette on the canvas."""
+    lens_ = lens(table.intrinsics)
+    matrix = lens_.canvas_matrix()
+    scale = canvas_scale(pose, matrix, table.centre())
+    strength = 0.92 * (1 - table.lamp.ambient)
+    mask = hands.silhouette(hand, pose, matrix, lens_.canvas_size)
+    hands.cast_shadow(canvas, hand, pose, matrix, table.lamp, scale, strength * 0.9)
+    hands.draw(canvas, hand, mask, pose, matrix)
+    return mask
 
 
 def develop(
