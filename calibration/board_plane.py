@@ -19,7 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.registration import FrameError, Registration, as_points
+from calibration.registration import FrameError, Registration, apply_homography, as_points
 from calibration.sheet import Sheet
 
 #: ``rectify``'s defaults: 2 px per mm is 60 px across a 30 mm cell, more than a
@@ -87,9 +87,14 @@ def rectified_to_board(px_per_mm: float, margin_mm: float) -> np.ndarray:
 #: bilinear interpolation over 8 px is good to a hundredth of a pixel, less than the
 #: remap's own 1/32 px steps (``tests/calibration/test_board_plane.py``).
 MAP_NODE_FRAME_PX = 8.0
-#: Square-on pictures whose maps are kept (a still camera's, at a reader's scale or two).
+#: Cameras and scales whose maps are kept (a table has one camera, read at a scale or two).
 MAPS_KEPT = 8
-_RECTIFY_MAPS: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
+#: A kept map serves a registration whose homography puts every px of the picture within
+#: this many frame px of where the kept one does: a still camera's registrations differ
+#: by about a hundredth of a pixel from frame to frame (the markers' noise), less than
+#: the remap's own steps of 1/32 px, so its board costs one remap a frame.
+MAP_REUSE_PX = 0.02
+_RECTIFY_MAPS: dict[tuple[Any, ...], list[tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]]] = {}
 
 
 def rectify_maps(
@@ -97,29 +102,38 @@ def rectify_maps(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``cv2.remap``'s maps (fixed point, ``CV_16SC2``) from ``rectify``'s picture to the
     frame as the camera gave it: rectified px -> board mm -> (the registration's
-    homography) undistorted px -> (the camera's lens) distorted px. Kept for the last few
-    (homography, camera, scale, margin): a registration read again costs one remap."""
+    homography) undistorted px -> (the camera's lens) distorted px.
+
+    Kept for the last few pictures, per (camera, scale, margin): a registration whose
+    homography is the kept one's, or within ``MAP_REUSE_PX`` of it everywhere on the
+    picture (a still camera), costs one remap."""
     camera = registration.camera
     if camera is None:
         raise ValueError("rectify_maps: the registration has no camera model (no lens to map)")
     size = rectified_size(registration.sheet, px_per_mm, margin_mm)
     key = (
-        registration.homography.tobytes(),
         camera.matrix.tobytes(),
         camera.distortion.tobytes(),
         float(px_per_mm),
         float(margin_mm),
         size,
     )
-    maps = _RECTIFY_MAPS.get(key)
-    if maps is None:
-        where = frame_positions(
-            registration.homography @ rectified_to_board(px_per_mm, margin_mm), camera, size
-        )
-        maps = cv2.convertMaps(where, None, cv2.CV_16SC2)
-        if len(_RECTIFY_MAPS) >= MAPS_KEPT:
-            _RECTIFY_MAPS.pop(next(iter(_RECTIFY_MAPS)))
-        _RECTIFY_MAPS[key] = maps
+    to_undistorted = registration.homography @ rectified_to_board(px_per_mm, margin_mm)
+    kept = _RECTIFY_MAPS.pop(key, [])
+    _RECTIFY_MAPS[key] = kept  # the most recently used last
+    while len(_RECTIFY_MAPS) > MAPS_KEPT:
+        _RECTIFY_MAPS.pop(next(iter(_RECTIFY_MAPS)))
+    # The picture's corners, edge middles and centre: a homography's difference from a
+    # nearby one is nearly affine over the picture, largest at its edges.
+    width, height = size
+    probes = np.array([[x, y] for x in (0, width / 2, width) for y in (0, height / 2, height)])
+    here = apply_homography(to_undistorted, probes)
+    for matrix, maps in kept:
+        if np.abs(apply_homography(matrix, probes) - here).max() <= MAP_REUSE_PX:
+            return maps
+    maps = cv2.convertMaps(frame_positions(to_undistorted, camera, size), None, cv2.CV_16SC2)
+    kept.insert(0, (to_undistorted, maps))
+    del kept[2:]  # the last two boards seen at this scale
     return maps
 
 

@@ -119,3 +119,25 @@ def test_rectify_maps_need_a_camera(rendered) -> None:
     with pytest.raises(ValueError, match="no camera model"):
         rectify_maps(plain, 1.0, 0.0)
     assert rectify(image, plain, 1.0, 0.0).shape == (540, 240, 3)
+
+
+def shifted(registration, dx: float, dy: float):
+    """The registration with its board moved by (dx, dy) undistorted px in the frame."""
+    move = np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1]])
+    return replace(registration, homography=move @ registration.homography)
+
+
+def test_a_still_cameras_next_registration_reuses_the_maps(rendered) -> None:
+    image, registration = rendered
+    first = rectify_maps(registration, 1.0, 2.0)
+    # The next frame's registration differs by the markers' noise (a hundredth of a px):
+    # the same maps, one remap.
+    assert rectify_maps(shifted(registration, 0.005, -0.004), 1.0, 2.0)[0] is first[0]
+    # Moved by half a pixel: maps of its own, the picture moved with it.
+    moved = shifted(registration, 0.5, 0.0)
+    assert rectify_maps(moved, 1.0, 2.0)[0] is not first[0]
+    a = rectify(image, registration, 1.0, 2.0).astype(np.float32)
+    b = rectify(image, moved, 1.0, 2.0).astype(np.float32)
+    assert np.abs(a - b).mean() > 0.5
+    # Another scale is another picture.
+    assert rectify_maps(registration, 2.0, 2.0)[0].shape != first[0].shape
