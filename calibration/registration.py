@@ -379,12 +379,15 @@ def detect_markers(
     left out. An id seen twice is returned twice; ``register`` refuses to choose.
 
     Looked for, cheapest first, until ``settings.enough_markers`` of the sheet's are
-    found: with ``previous`` (the last frame's registration, of the same camera) at full
-    resolution around where each marker was; then in the frame shrunk
-    ``settings.downscale`` times, each marker found there found again at full resolution
-    in a region around it, and those missing looked for where the others put them; at
-    last the whole frame at full resolution. Every marker's corners come from the
-    detector at full resolution, refined from its edges (``calibration.edges``)."""
+    found. With ``previous`` (the last frame's registration, of the same camera): each
+    marker refined at full resolution where it was and read there, the detector looking
+    around its last place for those that do not read as themselves. Then the frame
+    shrunk ``settings.downscale`` times (``_locate``), each marker found there refined at
+    full resolution where it was found (the detector looking again around those whose
+    edges cannot be read), and those missing looked for where the others put them. At
+    last the whole frame at full resolution. Every marker's corners are refined from its
+    edges (``calibration.edges``) unless the settings say not to: then they are the
+    detector's at full resolution."""
     settings = settings or DetectorSettings()
     settings.check()
     frame = grey(image)
@@ -395,19 +398,22 @@ def detect_markers(
     ready: list[Marker] = []  # corners refined from the edges already
     if previous is not None:
         expected = [(m.id, previous.to_image(m.corners())) for m in sheet.markers]
-        found = _look_around(frame, sheet, settings, expected, settings.track_margin)
-    if len(_seen(found)) < enough:
+        if settings.edge_refinement:
+            # Where they were, refined and read there; the detector looks around only
+            # for those that do not read as themselves (moved, or under a hand).
+            ready = _refine_in_place(frame, sheet, settings, expected, bits, still=True)
+            expected = [(i, quad) for i, quad in expected if i not in _seen(ready)]
+        if expected:
+            found = _look_around(frame, sheet, settings, expected, settings.track_margin)
+    if len(_seen([*found, *ready])) < enough:
         located = _locate(frame, sheet, settings) if settings.downscale > 1 else []
-        located = [(i, quad) for i, quad in located if i not in _seen(found)]
+        located = [(i, quad) for i, quad in located if i not in _seen([*found, *ready])]
         if settings.edge_refinement and located:
             # Corners to a quarter pixel at full resolution, then from the edges; the
             # detector looks again only where the edges could not be read.
-            quads = _sub_pixel(frame, [quad for _, quad in located], bits)
-            refined = try_refine_edges(frame, quads, bits, settings)
-            ready = [
-                Marker(i, c) for (i, _), c in zip(located, refined, strict=True) if c is not None
-            ]
-            located = [each for each, c in zip(located, refined, strict=True) if c is None]
+            more = _refine_in_place(frame, sheet, settings, located, bits, still=False)
+            ready += more
+            located = [(i, quad) for i, quad in located if i not in _seen(more)]
         found += _look_around(frame, sheet, settings, located, settings.locate_margin)
         # Those still missing where the markers found put them; again when that found
         # some (more markers put the rest more precisely).
@@ -476,10 +482,7 @@ def _locate(
     it reads the bits of a marker 15 px across badly (it missed one marker in ten of the
     rendered frames, one in three of the registration benchmark's). Here the shrunk
     frame's dark quadrilaterals are found as ArUco finds them (adaptive threshold,
-    contours, polygons) and all read at once at full resolution: the middle of each
-    module, Otsu's split of those values, a border black and a quiet zone around it
-    white but for ``MAX_BORDER_ERRORS`` of their modules, and the inner bits those of
-    one of the sheet's markers, turned."""
+    contours, polygons) and all read at once at full resolution (``_read``)."""
     scale = settings.downscale
     small = frame
     for _ in range(scale.bit_length() - 1):
@@ -507,11 +510,37 @@ def _locate(
     first, second = quad[:, 1] - quad[:, 0], quad[:, 2] - quad[:, 1]
     turned = first[:, 0] * second[:, 1] - first[:, 1] * second[:, 0] < 0
     quad[turned] = quad[turned][:, ::-1]
-    homographies = _square_to_quads(quad)
-    usable = np.isfinite(homographies).all(axis=(1, 2))
-    quad, homographies = quad[usable], homographies[usable]
-    if not len(quad):
+    # Read as the marker turned ``turn`` quarter turns: its first corner (the printed
+    # marker's top-left) is the quadrilateral's corner ``-turn``. One marker may show as
+    # two outlines a pixel or two apart (its own and its quiet zone's inner one): once.
+    located: list[tuple[int, np.ndarray]] = []
+    for corners, reading in zip(quad, _read(frame, quad, sheet, settings), strict=True):
+        if reading is None:
+            continue
+        marker_id, turn = reading
+        corners = np.roll(corners, turn, axis=0)
+        side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
+        if not any(
+            j == marker_id and np.abs(corners - other).max() < 0.25 * side for j, other in located
+        ):
+            located.append((marker_id, corners))
+    return located
+
+
+def _read(
+    frame: np.ndarray, quads: np.ndarray, sheet: Sheet, settings: DetectorSettings
+) -> list[tuple[int, int] | None]:
+    """Each quadrilateral (N, 4, 2) read as one of the sheet's markers, all at once at
+    full resolution: (its id, quarter turns), or None. The middle of each module, Otsu's
+    split of those values, a border black and a quiet zone around it white but for
+    ``MAX_BORDER_ERRORS`` of their modules, and the inner bits those of one of the
+    sheet's markers turned (within the error correction the settings allow)."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    if not len(quads):
         return []
+    homographies = _square_to_quads(quads)
+    usable = np.isfinite(homographies).all(axis=(1, 2))
+    homographies[~usable] = np.eye(3)
     codes, ids, bits, correctable = _codes(sheet.dictionary, tuple(sheet.ids))
     modules = bits + 2
     # Each module's middle, and a ring of module-sized places just outside the marker
@@ -521,7 +550,7 @@ def _locate(
     u, v = np.meshgrid(along, along)
     mapped = homographies @ np.stack([u.ravel(), v.ravel(), np.ones(u.size)])
     where = (mapped[:, :2] / mapped[:, 2:3]).astype(np.float32)
-    count = len(quad)
+    count = len(quads)
     read = cv2.remap(frame, where[:, 0], where[:, 1], cv2.INTER_LINEAR).astype(np.float64)
     read = read.reshape(count, modules + 2, modules + 2)
     means = read[:, 1:-1, 1:-1].reshape(count, -1)
@@ -546,24 +575,14 @@ def _locate(
     distance = (inner != codes[None]).sum(axis=2)  # (N, ids x 4 turns)
     best = distance.argmin(axis=1)
     good = (
-        (distance[rows, best] <= int(correctable * settings.error_correction_rate))
+        usable
+        & (distance[rows, best] <= int(correctable * settings.error_correction_rate))
         & (ring.sum(axis=(1, 2)) <= MAX_BORDER_ERRORS * 4 * (modules - 1))
         & (means.std(axis=1) >= MIN_MARKER_STD)
         # The quiet zone white (not a dark outline that happens to read as a marker).
         & ((around <= level[:, None]).sum(axis=1) <= MAX_BORDER_ERRORS * 4 * (modules + 1))
     )
-    # Read as the marker turned ``turn`` quarter turns: its first corner (the printed
-    # marker's top-left) is the quadrilateral's corner ``-turn``. One marker may show as
-    # two outlines a pixel or two apart (its own and its quiet zone's inner one): once.
-    located: list[tuple[int, np.ndarray]] = []
-    for i in np.flatnonzero(good):
-        marker_id, corners = int(ids[best[i]]), np.roll(quad[i], best[i] % 4, axis=0)
-        side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
-        if not any(
-            j == marker_id and np.abs(corners - other).max() < 0.25 * side for j, other in located
-        ):
-            located.append((marker_id, corners))
-    return located
+    return [(int(ids[best[i]]), int(best[i] % 4)) if good[i] else None for i in range(count)]
 
 
 #: ``_locate``'s reading: at most this share of a marker's border modules may read white
@@ -612,6 +631,36 @@ def _square_to_quads(quads: np.ndarray) -> np.ndarray:
         ],
         axis=1,
     )
+
+
+def _refine_in_place(
+    frame: np.ndarray,
+    sheet: Sheet,
+    settings: DetectorSettings,
+    expected: Sequence[tuple[int, np.ndarray]],
+    bits: int,
+    *,
+    still: bool,
+) -> list[Marker]:
+    """The markers of ``expected`` (id, corners a pixel or two out, in ArUco's order)
+    whose corners refine at full resolution (``_sub_pixel``, then the edges); with
+    ``still``, only those that then read as themselves, unturned (``_read``): what was
+    where a marker was in the last frame may be a hand now."""
+    height, width = frame.shape
+    inside = [
+        (i, quad)
+        for i, quad in expected
+        if np.isfinite(quad).all() and np.all((quad >= 1) & (quad < (width - 1, height - 1)))
+    ]
+    if not inside:
+        return []
+    quads = _sub_pixel(frame, [quad for _, quad in inside], bits)
+    refined = try_refine_edges(frame, quads, bits, settings)
+    ready = [(i, c) for (i, _), c in zip(inside, refined, strict=True) if c is not None]
+    if still and ready:
+        readings = _read(frame, np.array([c for _, c in ready]), sheet, settings)
+        ready = [each for each, r in zip(ready, readings, strict=True) if r == (each[0], 0)]
+    return [Marker(i, c) for i, c in ready]
 
 
 def _sub_pixel(frame: np.ndarray, quads: Sequence[np.ndarray], bits: int) -> list[np.ndarray]:

@@ -192,3 +192,22 @@ def test_a_board_gone_while_tracking_is_board_not_visible(sheet: Sheet) -> None:
     first = register(render_frame(sheet, truth, rng), sheet)
     with pytest.raises(registration_module.BoardNotVisible, match="saw 0 of the sheet's 4"):
         register(np.full((720, 1280, 3), 90, np.uint8), sheet, previous=first)
+
+
+def test_tracking_through_a_lens(sheet: Sheet, monkeypatch) -> None:
+    from vision.render.series import play_frame, series_table
+
+    table = series_table("gimmel", 3)
+    rendered = play_frame(table, 3, 0, hand=False)
+    camera = rendered.truth["camera"]
+    fresh = register(rendered.image, table.sheet, camera=camera)
+
+    def refuse(*_args):
+        raise AssertionError("searched beyond where the markers were")
+
+    monkeypatch.setattr(registration_module, "_locate", refuse)
+    monkeypatch.setattr(registration_module, "_full_frame", refuse)
+    monkeypatch.setattr(registration_module, "_look_around", refuse)
+    tracked = register(rendered.image, table.sheet, camera=camera, previous=fresh)
+    corners = table.sheet.grid.corners()
+    np.testing.assert_allclose(tracked.to_image(corners), fresh.to_image(corners), atol=0.05)
