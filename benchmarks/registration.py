@@ -2,7 +2,8 @@
 refinement), the homography and its quality, and one perspective warp to the rectified
 board; median and 95th percentile over seeded synthetic frames of the Gimmel board seen
 by a camera tilted up to 45 degrees. Also the accuracy: the worst error over the grid's
-crossings, in mm.
+crossings, in mm. Then video: the next frame of the same view (its own noise) registered
+from the first one's registration (``previous=``), as a still camera's table reads.
 
     python benchmarks/registration.py [--frames N] [--seed S] [--px-per-mm F]
 
@@ -22,7 +23,12 @@ import cv2
 import numpy as np
 
 from calibration.board_plane import grid_points, rectify
-from calibration.registration import BoardNotVisible, detect_markers, register_markers
+from calibration.registration import (
+    BoardNotVisible,
+    Registration,
+    detect_markers,
+    register_markers,
+)
 from calibration.sheet import Sheet, load_sheet
 
 FRAME = (1280, 720)
@@ -132,6 +138,8 @@ def main() -> int:
     errors: list[float] = []
     rms: list[float] = []
     refused = 0
+    tracked: list[float] = []
+    tracked_errors: list[float] = []
     for index in range(args.frames):
         truth = camera(sheet, rng)
         picture = frame(plane, to_plane, truth, args.seed * 100_000 + index)
@@ -153,6 +161,15 @@ def main() -> int:
         seen = cv2.perspectiveTransform(crossings.reshape(-1, 1, 2), truth).reshape(-1, 2)
         errors.append(float(np.linalg.norm(registration.to_board(seen) - crossings, axis=1).max()))
         rms.append(registration.rms_mm)
+        # The same view's next frame, registered from this one's registration.
+        following = frame(plane, to_plane, truth, args.seed * 100_000 + 50_000 + index)
+        t0 = time.perf_counter()
+        again = track(following, sheet, registration, args.px_per_mm)
+        tracked.append(time.perf_counter() - t0)
+        if again is not None:
+            tracked_errors.append(
+                float(np.linalg.norm(again.to_board(seen) - crossings, axis=1).max())
+            )
 
     def ms(values: list[float]) -> str:
         median, p95 = statistics.median(values) * 1000, percentile(values, 0.95) * 1000
@@ -176,7 +193,27 @@ def main() -> int:
         f"RMS over the marker corners median {statistics.median(rms):.3f} mm; "
         f"{refused} of {args.frames} frames refused"
     )
+    if tracked_errors:
+        print(
+            f"  the next frame from the last registration (previous=): {ms(tracked)}; "
+            f"grid error p95 {percentile(tracked_errors, 0.95):.2f} mm, "
+            f"worst {max(tracked_errors):.2f} mm; "
+            f"{len(tracked) - len(tracked_errors)} refused"
+        )
     return 0
+
+
+def track(
+    picture: np.ndarray, sheet: Sheet, previous: Registration, px_per_mm: float
+) -> Registration | None:
+    """Detect from the last registration, register, warp: one video frame's work."""
+    markers = detect_markers(picture, sheet, previous=previous)
+    try:
+        registration = register_markers(markers, sheet, image_size=FRAME)
+    except BoardNotVisible:
+        return None
+    rectify(picture, registration, px_per_mm)
+    return registration
 
 
 if __name__ == "__main__":
