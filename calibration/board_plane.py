@@ -145,33 +145,45 @@ def frame_positions(
 ) -> np.ndarray:
     """For each px of a picture of ``size`` (width, height), where it is in the distorted
     frame: ``to_undistorted`` takes picture px to undistorted frame px, then ``camera``'s
-    lens. Float32 (height, width, 2). Worked out exactly on a grid of nodes at most
-    ``node_frame_px`` frame px apart (one node row and column beyond each edge) and
-    interpolated bilinearly between them."""
+    lens. Float32 (height, width, 2), a view into a slightly larger array. Worked out
+    exactly on a grid of nodes at most ``node_frame_px`` frame px apart (one node row and
+    column beyond each edge) and interpolated bilinearly between them."""
     width, height = size
+    m = to_undistorted
 
-    def where(points: np.ndarray) -> np.ndarray:
-        homog = np.column_stack([points, np.ones(len(points))]) @ to_undistorted.T
-        return lens(homog[:, :2] / homog[:, 2:3], camera.matrix, camera.distortion)
+    def where(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Picture px (any matching shapes) -> distorted frame px, shape (..., 2)."""
+        w = m[2, 0] * x + m[2, 1] * y + m[2, 2]
+        u = (m[0, 0] * x + m[0, 1] * y + m[0, 2]) / w
+        v = (m[1, 0] * x + m[1, 1] * y + m[1, 2]) / w
+        shape = np.broadcast(u, v).shape
+        flat = np.column_stack(
+            [np.broadcast_to(u, shape).ravel(), np.broadcast_to(v, shape).ravel()]
+        )
+        return lens(flat, camera.matrix, camera.distortion).reshape(*shape, 2)
 
     # The node spacing in picture px: the picture's largest stretch into the frame, on
-    # its corners and centre (a homography's stretch is largest at the extremes).
-    probes = np.array([[0, 0], [width, 0], [0, height], [width, height], [width / 2, height / 2]])
-    stretch = max(
-        float(np.linalg.norm(where(probes + step) - where(probes), axis=1).max())
-        for step in ([1.0, 0.0], [0.0, 1.0])
+    # its corners and centre (a homography's stretch is largest at the extremes), one
+    # px across and one px down.
+    px = np.array([0, width, 0, width, width / 2], np.float64)
+    py = np.array([0, 0, height, height, height / 2], np.float64)
+    probes = where(np.concatenate([px, px + 1, px]), np.concatenate([py, py, py + 1]))
+    at, across, down = probes[:5], probes[5:10], probes[10:]
+    stretch = float(
+        max(np.linalg.norm(across - at, axis=1).max(), np.linalg.norm(down - at, axis=1).max())
     )
     k = int(np.clip(node_frame_px / max(stretch, 1e-9), 1, 64))
     # cv2.resize's INTER_LINEAR puts source node j at destination px j * k + (k - 1) / 2;
     # one node before the picture's start keeps the clamped border out of the picture.
     nx = math.ceil((width + (k + 1) / 2) / k) + 1
     ny = math.ceil((height + (k + 1) / 2) / k) + 1
-    u, v = np.meshgrid((np.arange(nx) - 1) * k + (k - 1) / 2, (np.arange(ny) - 1) * k + (k - 1) / 2)
-    grid = where(np.column_stack([u.ravel(), v.ravel()])).reshape(ny, nx, 2).astype(np.float32)
+    xs = (np.arange(nx) - 1) * k + (k - 1) / 2
+    ys = (np.arange(ny) - 1) * k + (k - 1) / 2
+    grid = where(xs[None, :], ys[:, None]).astype(np.float32)  # (ny, nx, 2)
     if k == 1:
-        return np.ascontiguousarray(grid[1 : 1 + height, 1 : 1 + width])
+        return grid[1 : 1 + height, 1 : 1 + width]
     dense = cv2.resize(grid, (nx * k, ny * k), interpolation=cv2.INTER_LINEAR)
-    return np.ascontiguousarray(dense[k : k + height, k : k + width])
+    return dense[k : k + height, k : k + width]
 
 
 def lens(undistorted: np.ndarray, matrix: np.ndarray, distortion: np.ndarray) -> np.ndarray:

@@ -665,16 +665,19 @@ def _refine_in_place(
 
 def _sub_pixel(frame: np.ndarray, quads: Sequence[np.ndarray], bits: int) -> list[np.ndarray]:
     """Corners (N, 4, 2) a pixel or two out made good to a quarter pixel
-    (``cv2.cornerSubPix``, its window at most 3 px and within the marker's border)."""
+    (``cv2.cornerSubPix``, its window at most 3 px and within the marker's border), the
+    markers that take the same window in one call."""
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 0.01)
-    out = []
-    for quad in quads:
-        module = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean()) / (bits + 2)
-        win = int(np.clip(round(0.75 * module), 2, 3))
-        corners = quad.astype(np.float32).reshape(-1, 1, 2)
-        corners = cv2.cornerSubPix(frame, corners, (win, win), (-1, -1), criteria)
-        out.append(corners.reshape(4, 2).astype(np.float64))
-    return out
+    corners = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    sides = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).mean(axis=1)
+    windows = np.clip(np.rint(0.75 * sides / (bits + 2)), 2, 3).astype(int)
+    out = corners.copy()
+    for win in np.unique(windows):
+        chosen = windows == win
+        points = corners[chosen].astype(np.float32).reshape(-1, 1, 2)
+        points = cv2.cornerSubPix(frame, points, (int(win), int(win)), (-1, -1), criteria)
+        out[chosen] = points.reshape(-1, 4, 2)
+    return list(out)
 
 
 def _expected(

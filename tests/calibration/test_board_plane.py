@@ -141,3 +141,15 @@ def test_a_still_cameras_next_registration_reuses_the_maps(rendered) -> None:
     assert np.abs(a - b).mean() > 0.5
     # Another scale is another picture.
     assert rectify_maps(registration, 2.0, 2.0)[0].shape != first[0].shape
+
+
+def test_nodes_a_pixel_apart_are_the_map_itself(rendered) -> None:
+    _, registration = rendered
+    camera = registration.camera
+    size = rectified_size(registration.sheet, 0.5, 0.0)
+    to_undistorted = registration.homography @ rectified_to_board(0.5, 0.0)
+    found = frame_positions(to_undistorted, camera, size, node_frame_px=0.5)
+    u, v = np.meshgrid(np.arange(size[0], dtype=np.float64), np.arange(size[1], dtype=np.float64))
+    homog = np.column_stack([u.ravel(), v.ravel(), np.ones(u.size)]) @ to_undistorted.T
+    exact = lens(homog[:, :2] / homog[:, 2:3], camera.matrix, camera.distortion)
+    np.testing.assert_allclose(found.reshape(-1, 2), exact, atol=1e-3)
