@@ -13,13 +13,12 @@ import pytest
 
 from calibration.board_plane import (
     frame_positions,
-    lens,
     rectified_size,
     rectified_to_board,
     rectify,
     rectify_maps,
 )
-from calibration.registration import camera_model, register
+from calibration.registration import camera_model, lens, register
 from vision.render.series import play_frame, series_table
 
 SEED = 3
@@ -81,9 +80,13 @@ def test_the_lens_model_is_opencvs(count: int) -> None:
         {"camera_matrix": [[950.0, 0, 630], [0, 940.0, 370], [0, 0, 1]], "distortion": distortion}
     )
     points = rng.uniform([0, 0], [1280, 720], (300, 2))
+    rays = np.column_stack([(points - [630, 370]) / [950.0, 940.0], np.ones(len(points))])
+    zero = np.zeros(3)
+    opencv, _ = cv2.projectPoints(rays.reshape(-1, 1, 3), zero, zero, camera.matrix, distortion)
     np.testing.assert_allclose(
-        lens(points, camera.matrix, camera.distortion), camera.distort(points), atol=1e-9
+        lens(points, camera.matrix, camera.distortion), opencv.reshape(-1, 2), atol=1e-9
     )
+    np.testing.assert_allclose(camera.distort(points), opencv.reshape(-1, 2), atol=1e-9)
     # And a real lens undoes the registration's undistortion.
     wide = camera_model({"camera_matrix": camera.matrix, "distortion": [-0.28, 0.09, 1e-3, 0, 0]})
     np.testing.assert_allclose(
