@@ -153,8 +153,9 @@ class DetectorSettings:
     - ``edge_depth_modules``: how far across the edge each profile reaches, in marker
       modules (the black border is one module wide).
     - ``edge_min_contrast``: grey levels needed between the border and the quiet zone.
-    - ``edge_max_shift_modules``: a refined corner further than this from ArUco's is not
-      trusted; the marker keeps ArUco's corners.
+    - ``edge_max_shift_modules``: a refined corner further than this from the corners
+      refined from is trusted only up to twice as far, when a second refinement from it
+      agrees; else the marker keeps the corners it had.
     """
 
     adaptive_thresh_win_size_min: int = 3
