@@ -132,14 +132,14 @@ class DetectorSettings:
       shrunk this many times (2 or 4; ``cv2.pyrDown``): the dark quadrilaterals of the
       adaptive threshold with a window of ``coarse_window`` px (and the constant,
       perimeter rates and polygon accuracy above), each read at full resolution as a
-      marker would be. Each of the sheet's markers it finds is found again by the
-      detector at full resolution in a region ``locate_margin`` marker sides wider each
-      way, so its corners are as precise as a search of the whole frame gives them.
-      1: no first search.
+      marker would be. Each of the sheet's markers it finds is refined at full
+      resolution where it was found (``cv2.cornerSubPix``, then its edges); where its
+      edges cannot be read, the detector looks again at full resolution in a region
+      ``locate_margin`` marker sides wider each way. 1: no first search.
     - ``search_margin``: a marker the sheet lists but the first search missed is looked
       for at full resolution where the others put it, this many marker sides around.
-    - ``track_margin``: with the last frame's registration, each marker is looked for
-      first at full resolution where it was, within this many marker sides.
+    - ``track_margin``: with the last frame's registration, a marker that does not read
+      as itself where it was is looked for by the detector this many marker sides around.
     - ``enough_markers``: the whole frame is searched at full resolution (the quick
       window, then every window) only while fewer of the sheet's markers than this are
       found (a marker under a hand is missing wherever it is looked for).
