@@ -47,12 +47,15 @@ class Blob:
     features: np.ndarray
 
 
-def empty_picture(shape: tuple[int, int], whole: np.ndarray, cells, empty: np.ndarray):
+def empty_picture(
+    shape: tuple[int, int], whole: np.ndarray, cells, empty: np.ndarray, outside: np.ndarray
+) -> np.ndarray:
     """The square-on picture (``shape`` rows, columns) as the empty board would look:
     each square's box (``whole``, from ``cell_boxes`` without inset) filled with its
-    expected Lab colour (``empty``, one row per cell of ``cells``); black elsewhere."""
+    expected Lab colour (``empty``, one row per cell of ``cells``); ``outside`` (the
+    board's frame) elsewhere."""
     index = _cell_index(shape, whole.tobytes(), whole.shape, tuple(cells))
-    colours = np.vstack([np.asarray(empty, np.float32), np.zeros((1, 3), np.float32)])
+    colours = np.vstack([np.asarray(empty, np.float32), np.asarray(outside, np.float32)[None]])
     return colours[index]
 
 

@@ -213,6 +213,21 @@ def to_lab(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
 
 
+def frame_pixels(view: BoardView, sheet: Sheet, settings: Settings) -> np.ndarray:
+    """The Lab pixels of the band just outside the grid, as wide as the reading's
+    margin (``shape_margin_mm``): the board's frame, where an edge piece may lean."""
+    px, margin, band = settings.px_per_mm, settings.margin_mm, settings.shape_margin_mm
+    grid = sheet.grid
+    x0, y0 = round((margin - band) * px), round((margin - band) * px)
+    x1 = round((margin + grid.width_mm + band) * px)
+    y1 = round((margin + grid.height_mm + band) * px)
+    inner = round(band * px)
+    ring = np.zeros(view.lab.shape[:2], bool)
+    ring[y0:y1, x0:x1] = True
+    ring[y0 + inner : y1 - inner, x0 + inner : x1 - inner] = False
+    return view.lab[ring].reshape(-1, 3)
+
+
 def square_pixels(view: BoardView, sheet: Sheet, cell: tuple[int, int], settings: Settings):
     boxes = cell_boxes(sheet, settings.px_per_mm, settings.margin_mm, settings.inset_mm)
     x0, y0, x1, y1 = (int(v) for v in boxes[cell])
@@ -236,6 +251,9 @@ class Profile:
     squares: dict[str, dict[str, list[float]]]
     pieces: dict[str, dict[str, Any]]
     photos: list[str] = field(default_factory=list)
+    #: The Lab colour of the board's frame just outside the grid, where a piece on an
+    #: edge square may lean over.
+    frame: list[float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -247,6 +265,7 @@ class Profile:
             "photos": self.photos,
             "squares": self.squares,
             "pieces": self.pieces,
+            "frame": self.frame,
             "opencv": cv2.__version__,
         }
 
@@ -262,7 +281,7 @@ class Profile:
                 f"{source}: profile version {data.get('version')!r}; this companion reads "
                 f"{VERSION}: learn the board again (companion calibrate board)"
             )
-        for name in ("game", "sheet", "settings", "squares", "pieces"):
+        for name in ("game", "sheet", "settings", "squares", "pieces", "frame"):
             if name not in data:
                 raise ProfileError(f"{source}: the field {name!r} is missing")
         if game is not None and data["game"] != game:
@@ -276,7 +295,7 @@ class Profile:
         except TypeError as error:
             raise ProfileError(f"{source}: settings: {error}") from None
         return cls(data["game"], data["sheet"], settings, data["squares"], data["pieces"],
-                   list(data.get("photos", [])))  # fmt: skip
+                   list(data.get("photos", [])), data["frame"])  # fmt: skip
 
     def difference(self, lab: np.ndarray, sheet: Sheet) -> np.ndarray:
         """Each pixel's Delta E from the empty board as this profile knows it, on a
@@ -288,7 +307,9 @@ class Profile:
         whole = cell_boxes(sheet, s.shape_px_per_mm, s.shape_margin_mm, 0.0)
         empty = blobs.shaded(lab, whole, cells, empty, s.inset_mm * s.shape_px_per_mm,
                              tuple(s.shade_range))  # fmt: skip
-        return blobs.difference(lab, blobs.empty_picture(lab.shape[:2], whole, cells, empty))
+        outside = np.asarray(self.frame if self.frame is not None else (0.0, 0.0, 0.0), np.float32)
+        empty_board = blobs.empty_picture(lab.shape[:2], whole, cells, empty, outside)
+        return blobs.difference(lab, empty_board)
 
     def save(self, path: str | Path) -> None:
         path = Path(path)
@@ -333,9 +354,10 @@ def learn(
     for name in square_names(sheet):
         pixels = square_pixels(bare, sheet, square_cell(sheet, name), settings).reshape(-1, 3)
         squares[name] = {"lab": _round(pixels.mean(0)), "spread": _round(pixels.std(0))}
+    frame = _round(frame_pixels(bare, sheet, settings).mean(0))
     # The set-up's pieces as a reader sees them: at the reading's scale, each square
     # against the empty board this profile knows.
-    partial = Profile(setup.game, sheet.name, settings, squares, {})
+    partial = Profile(setup.game, sheet.name, settings, squares, {}, frame=frame)
     shape_view = view_board(setup_photo[1], sheet, settings=settings, shape=True,
                             registration=laid.registration)  # fmt: skip
     unlike = partial.difference(shape_view.lab, sheet) > settings.blob_delta_e
@@ -386,7 +408,8 @@ def learn(
                "differs too little from its square to learn from")  # fmt: skip
     learnt = len(setup.pieces) - len(missing)
     report(setup_photo[0], f"learnt {len(pieces)} kinds of piece on {learnt} squares")
-    return Profile(setup.game, sheet.name, settings, squares, pieces, [empty[0], setup_photo[0]])
+    photos = [empty[0], setup_photo[0]]
+    return Profile(setup.game, sheet.name, settings, squares, pieces, photos, frame)
 
 
 def check_bare(view: BoardView, name: str, sheet: Sheet, setup: SetUp, settings: Settings) -> None:

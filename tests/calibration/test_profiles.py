@@ -16,6 +16,7 @@ from calibration.profiles import (
     load_setup,
     square_cell,
     square_names,
+    view_board,
 )
 from calibration.sheet import load_sheet
 
@@ -148,3 +149,22 @@ def test_a_piece_or_two_too_like_its_square_are_passed_over_and_named(sheet, set
     sparse = {name: kind for name, kind in setup.pieces.items() if name not in gone}
     with pytest.raises(ProfileError, match="no piece seen on " + ", ".join(gone)):
         learn(("e.png", photo(sheet, {}, 4)), ("s.png", photo(sheet, sparse, 5)), sheet, setup)
+
+
+def test_the_frame_around_the_grid_is_known_so_an_edge_piece_is_not_joined_to_it(profile, sheet):
+    """The reading's picture has a margin around the grid (where a piece on an edge
+    square may lean over): the profile knows the frame's colour there, so on the bare
+    board nothing differs from the empty board, neither in the squares nor around them."""
+    settings = profile.settings
+    view = view_board(photo(sheet, {}, 21), sheet, settings=settings, shape=True)
+    difference = profile.difference(view.lab, sheet)
+    # The frame's band left and right of the grid, short of the grid's own edge line and
+    # of the corners (where the markers' white paper is).
+    band = int(settings.shape_margin_mm * settings.shape_px_per_mm) - 1
+    rows = slice(10, difference.shape[0] - 10)
+    frame = np.concatenate([difference[rows, :band].ravel(), difference[rows, -band:].ravel()])
+    assert profile.frame is not None and frame.size > 500
+    assert float(np.median(frame)) < settings.piece_delta_e / 2
+    # A profile that did not know the frame would see it as a piece all round.
+    blind = Profile.from_json(profile.to_json() | {"frame": [0.0, 0.0, 0.0]})
+    assert float(np.median(blind.difference(view.lab, sheet)[rows, :band])) > settings.piece_delta_e
