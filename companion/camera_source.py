@@ -57,6 +57,8 @@ class CameraSource:
         open_frames: Callable[[str], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         confirm: int = 2,
+        tolerance: float | None = None,
+        margin: float | None = None,
     ) -> None:
         from calibration.camera import CameraCalibration
         from calibration.profiles import Profile
@@ -80,6 +82,10 @@ class CameraSource:
         self.open_frames = open_frames
         self.gate = MotionGate()
         self.confirm = confirm
+        #: How far the nearest explanation of a reading may disagree with it, and by how
+        #: much less than the next (``tracker.Claim``; its defaults when None).
+        self.tolerance = Claim.tolerance if tolerance is None else tolerance
+        self.margin = Claim.margin if margin is None else margin
         self.pending: list[dict[str, str]] = []  # still readings awaiting confirmation
         self.accepted: dict[str, str] | None = None  # the reading the table last agreed to
         self.claimed: dict[str, str] | None = None  # the reading last claimed
@@ -133,6 +139,14 @@ class CameraSource:
         from calibration.registration import BoardNotVisible
 
         self.state["frames"] += 1
+        game = self.table.game
+        if game.name != self.table.config.game:
+            # A tablet started another game at this table: this camera cannot read it.
+            if self.state["board"] != "another game":
+                problem = f"the table plays {game.title}; the camera reads {self.table.config.game}"
+                self.state.update(board="another game", problem=problem)
+                self.table.on_change()
+            return None
         try:
             registration = self.read_registration(image)
         except BoardNotVisible as error:
@@ -169,7 +183,8 @@ class CameraSource:
         self.claimed = squares
         claim = Claim("camera", seen=reading.to_json(),
                       matches=lambda state: self.shows(reading, state),
-                      mismatch=lambda state: self.mismatch(reading, state))  # fmt: skip
+                      mismatch=lambda state: self.mismatch(reading, state),
+                      tolerance=self.tolerance, margin=self.margin)  # fmt: skip
         verdict = self.table.claim(claim)
         if verdict is not None and verdict.kind in ("move", "take-back", "unchanged"):
             self.accepted = squares

@@ -7,6 +7,8 @@ Bots make legal moves through the same ``Table.play`` as a tablet. The die throw
 the Uräus table waits for it; its roll reaches the table as the driver's ``DieRolled``,
 a claim of the game's roll (``companion.sources``). The Regie sensors report the moves
 of a game their emulator plays; the table's tracker explains them from the sightings.
+The Gimmel table is run from a simulated camera over a rendered table, on which the bots
+move the pieces by hand (``companion.demo_camera``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import threading
 import time
 from pathlib import Path
 
+from companion.demo_camera import CameraTable
 from companion.journal import Journal
 from companion.sources import DeviceSource
 from companion.tables import Table, TableConfig
@@ -60,8 +63,13 @@ class Demo:
         self.tables = [Table(config, self.journal) for config in CONFIGS]
         self.by_id = {table.config.id: table for table in self.tables}
         self.threads: list[threading.Thread] = []
+        # The Gimmel table's camera, set up as a user would (the board's photos, a profile).
+        self.camera = CameraTable.build(self.by_id["gimmel"], instance / "camera",
+                                        rng=random.Random(self.rng.random()), stop=self.stop,
+                                        humans=self.humans.get("gimmel", set()))  # fmt: skip
 
     def start(self) -> None:
+        self.camera.start()
         for target in (self._uraeus, self._regie, self._gimmel):
             thread = threading.Thread(target=target, daemon=True)
             thread.start()
@@ -133,14 +141,14 @@ class Demo:
                 self.stop.wait(self.pace / 2)
                 source.flush()  # the frame is still: the move is complete
 
-    # -- Gimmel: bots (the camera comes later) -------------------------------------------
+    # -- Gimmel: the bots move pieces by hand, the camera reports the moves -------------
 
     def _gimmel(self) -> None:
         table = self.by_id["gimmel"]
         while not self.stop.wait(self.pace):
             with self._carrying_on(table):
-                if not self._waiting(table):
-                    self._step(table)
+                if not self._waiting(table) and not self.camera.step():
+                    self._step(table)  # the colour lot, the next game
 
     # -- shared -------------------------------------------------------------------------
 
