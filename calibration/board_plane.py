@@ -14,6 +14,7 @@ arithmetic alone.
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any
 
 import cv2
@@ -101,6 +102,7 @@ MAPS_KEPT = 8
 #: the remap's own steps of 1/32 px, so its board costs one remap a frame.
 MAP_REUSE_PX = 0.02
 _RECTIFY_MAPS: dict[tuple[Any, ...], list[tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]]] = {}
+_MAPS_LOCK = threading.Lock()  # a camera's thread and a web request may rectify at once
 
 
 def rectify_maps(
@@ -125,10 +127,11 @@ def rectify_maps(
         size,
     )
     to_undistorted = registration.homography @ rectified_to_board(px_per_mm, margin_mm)
-    kept = _RECTIFY_MAPS.pop(key, [])
-    _RECTIFY_MAPS[key] = kept  # the most recently used last
-    while len(_RECTIFY_MAPS) > MAPS_KEPT:
-        _RECTIFY_MAPS.pop(next(iter(_RECTIFY_MAPS)))
+    with _MAPS_LOCK:
+        kept = list(_RECTIFY_MAPS.pop(key, []))
+        _RECTIFY_MAPS[key] = kept  # the most recently used last
+        while len(_RECTIFY_MAPS) > MAPS_KEPT:
+            _RECTIFY_MAPS.pop(next(iter(_RECTIFY_MAPS)))
     # The picture's corners, edge middles and centre: a homography's difference from a
     # nearby one is nearly affine over the picture, largest at its edges.
     width, height = size
@@ -138,8 +141,9 @@ def rectify_maps(
         if np.abs(apply_homography(matrix, probes) - here).max() <= MAP_REUSE_PX:
             return maps
     maps = cv2.convertMaps(frame_positions(to_undistorted, camera, size), None, cv2.CV_16SC2)
-    kept.insert(0, (to_undistorted, maps))
-    del kept[2:]  # the last two boards seen at this scale
+    with _MAPS_LOCK:
+        # The last two boards seen at this scale.
+        _RECTIFY_MAPS[key] = [(to_undistorted, maps), *_RECTIFY_MAPS.get(key, [])][:2]
     return maps
 
 
