@@ -253,22 +253,42 @@ def position(state: Any) -> dict[str, str]:
     return labels
 
 
-def mismatch(observation: Observation, state: Any) -> float:
-    """How far ``state`` is from ``observation``: the confidence of each square read that
-    disagrees with it (a doubtful misread costs little, a sure one a whole square)."""
+#: An earlier reading the table agreed with, and the state it showed then.
+Before = tuple[dict[str, str], Any]
+
+
+def _evidence(observation: Observation, state: Any, before: Before | None):
+    """The squares that say something of ``state``: every square read (not unknown),
+    less, given ``before``, those that read as they read then where ``state`` leaves the
+    square as it was then (a piece misread the same way before and after did not
+    move: that is no evidence for or against a change)."""
     expected = position(state)
+    then_read, then_state = before if before is not None else ({}, None)
+    then = position(then_state) if then_state is not None else None
+    for name, label in observation.squares.items():
+        if label == UNKNOWN:
+            continue
+        if (
+            then is not None
+            and label == then_read.get(name)
+            and expected.get(name, EMPTY) == then.get(name, EMPTY)
+        ):
+            continue
+        yield name, label, expected.get(name, EMPTY)
+
+
+def mismatch(observation: Observation, state: Any, before: Before | None = None) -> float:
+    """How far ``state`` is from ``observation``: the confidence of each square read that
+    disagrees with it (a doubtful misread costs little, a sure one a whole square). With
+    ``before``, only the squares whose reading or whose piece changed since count."""
     return sum(
         max(observation.confidence.get(name, 1.0), 0.05)
-        for name, label in observation.squares.items()
-        if label != UNKNOWN and label != expected.get(name, EMPTY)
+        for name, label, expected in _evidence(observation, state, before)
+        if label != expected
     )
 
 
-def shows(observation: Observation, state: Any) -> bool:
-    """Whether ``state`` looks like ``observation`` on every square it could read."""
-    expected = position(state)
-    return all(
-        label == expected.get(name, EMPTY)
-        for name, label in observation.squares.items()
-        if label != UNKNOWN
-    )
+def shows(observation: Observation, state: Any, before: Before | None = None) -> bool:
+    """Whether ``state`` looks like ``observation`` on every square it could read (with
+    ``before``: on every square whose reading or piece changed since)."""
+    return all(label == expected for _, label, expected in _evidence(observation, state, before))
