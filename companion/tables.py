@@ -299,7 +299,10 @@ class Table:
             self.last = self._last_move_words()
             self.attention = None
         elif verdict.kind == "unchanged":
-            if self.attention is not None:  # the table is put right
+            # The table is put right: what this source flagged or asked is settled. What
+            # another raised (a move tapped on a tablet against the rules) is not: the
+            # board seen as it was says nothing about it.
+            if self.attention is not None and self.attention.get("source") == source:
                 self._record("input", {"source": source, "event": "put right"})
                 self.attention = None
         elif verdict.kind == "say" and verdict.say:

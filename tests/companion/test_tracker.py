@@ -164,6 +164,16 @@ def test_a_flag_clears_when_the_table_is_put_right(journal):
     assert journal.entries(table.game_id)[-1].data == {"source": "camera", "event": "put right"}
 
 
+def test_the_board_seen_as_it_is_leaves_a_flag_another_source_raised(journal):
+    table = gimmel_table(journal)
+    with pytest.raises(IllegalMove):  # tapped on the tablet: Black does not begin
+        table.play({"type": "place", "player": 1, "piece": "beetle", "to": "a1"})
+    seq = table.seq
+    assert table.claim(showing(table.state)).kind == "unchanged"
+    assert table.attention["kind"] == "flag" and table.attention["source"] == "tablet"
+    assert table.seq == seq  # nothing put right, nothing recorded
+
+
 def test_a_leap_from_taps_that_breaks_a_rule_names_it(journal):
     table = gimmel_table(journal)
     table.play(table.game.move_to_json(Place(0, Kind.BEETLE, Square.parse("c3"))))
