@@ -54,9 +54,44 @@ def empty_picture(
     each square's box (``whole``, from ``cell_boxes`` without inset) filled with its
     expected Lab colour (``empty``, one row per cell of ``cells``); ``outside`` (the
     board's frame) elsewhere."""
+    colours = np.asarray(empty, np.float32)
+    grid = _regular_grid(whole, tuple(cells))
+    if grid is not None:  # squares of one size side by side: one resize, no lookup
+        (x0, y0, width, height), order = grid
+        picture = np.empty((*shape, 3), np.float32)
+        picture[:] = np.asarray(outside, np.float32)
+        rows, cols = whole.shape[:2]
+        squares = colours[order].reshape(rows, cols, 3)
+        picture[y0 : y0 + height, x0 : x0 + width] = cv2.resize(
+            squares, (width, height), interpolation=cv2.INTER_NEAREST
+        )
+        return picture
     index = _cell_index(shape, whole.tobytes(), whole.shape, tuple(cells))
-    colours = np.vstack([np.asarray(empty, np.float32), np.asarray(outside, np.float32)[None]])
-    return colours[index]
+    return np.vstack([colours, np.asarray(outside, np.float32)[None]])[index]
+
+
+def _regular_grid(whole: np.ndarray, cells: tuple) -> tuple | None:
+    """The grid's box (x0, y0, width, height) in px and, per grid position row-major,
+    the index in ``cells`` of its square, when every square is as wide and as high as
+    every other and they tile the box; else None."""
+    rows, cols = whole.shape[:2]
+    if len(cells) != rows * cols:
+        return None
+    widths = whole[..., 2] - whole[..., 0]
+    heights = whole[..., 3] - whole[..., 1]
+    w, h = int(widths.flat[0]), int(heights.flat[0])
+    x0, y0 = int(whole[0, 0, 0]), int(whole[0, 0, 1])
+    if (
+        np.any(widths != w)
+        or np.any(heights != h)
+        or np.any(whole[..., 0] != x0 + w * np.arange(cols)[None, :])
+        or np.any(whole[..., 1] != y0 + h * np.arange(rows)[:, None])
+    ):
+        return None
+    order = np.empty(rows * cols, np.int64)
+    for k, (row, col) in enumerate(cells):
+        order[row * cols + col] = k
+    return (x0, y0, w * cols, h * rows), order
 
 
 @functools.lru_cache(maxsize=8)
@@ -74,7 +109,9 @@ def _cell_index(shape, whole_bytes: bytes, whole_shape, cells) -> np.ndarray:
 
 def difference(lab: np.ndarray, empty: np.ndarray) -> np.ndarray:
     """CIE76 Delta E of every pixel from the empty board's (``empty_picture``)."""
-    return np.sqrt(((lab - empty) ** 2).sum(axis=-1))
+    apart = cv2.subtract(lab, empty)
+    squared = cv2.transform(cv2.multiply(apart, apart), np.ones((1, 3), np.float32))
+    return cv2.sqrt(squared)
 
 
 def shaded(
@@ -92,12 +129,22 @@ def shaded(
     band = max(1, int(inset_px))
     adjusted = empty.copy()
     low, high = shade_range
-    rings = [_ring(lab[y0:y1, x0:x1, 0], band)
-             for x0, y0, x1, y1 in (whole[row, col].astype(int) for row, col in cells)]  # fmt: skip
-    if len({len(ring) for ring in rings}) == 1:
-        medians = np.median(np.stack(rings), axis=1)  # one call for every square
+    grid = _regular_grid(whole, tuple(cells))
+    if grid is not None:  # every square's edge band at once
+        (x0, y0, width, height), order = grid
+        rows, cols = whole.shape[:2]
+        h, w = height // rows, width // cols
+        blocks = lab[y0 : y0 + height, x0 : x0 + width, 0].reshape(rows, h, cols, w)
+        ring = np.ones((h, w), bool)
+        ring[band:-band, band:-band] = False
+        per_square = blocks.transpose(0, 2, 1, 3)[:, :, ring].reshape(rows * cols, -1)
+        medians = np.empty(len(cells))
+        medians[order] = np.median(per_square, axis=1)
     else:
-        medians = np.array([np.median(ring) for ring in rings])
+        medians = np.array([
+            np.median(_ring(lab[y0:y1, x0:x1, 0], band))
+            for x0, y0, x1, y1 in (whole[row, col].astype(int) for row, col in cells)
+        ])  # fmt: skip
     ratios = medians / np.maximum(empty[:, 0], 1.0)
     adjusted[:, 0] = empty[:, 0] * np.clip(ratios, low, high)
     return adjusted
@@ -110,28 +157,31 @@ def _ring(square: np.ndarray, band: int) -> np.ndarray:
                            square[band:-band, -band:].ravel()])  # fmt: skip
 
 
+def blob_parts(unlike: np.ndarray) -> np.ndarray:
+    """The connected parts of ``unlike`` (bool, pixels unlike the empty board), labelled
+    (0: none) once a picture, less a pixel or two of noise or a thread to a neighbour,
+    which are no part of a piece."""
+    opened = cv2.morphologyEx(unlike.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return cv2.connectedComponents(opened)[1]
+
+
 def find_blob(
     lab: np.ndarray,
-    unlike: np.ndarray,
+    parts: np.ndarray,
     centre: tuple[float, float],
     cell_px: float,
     px_per_mm: float,
     settings: BlobSettings = BlobSettings(),
 ) -> Blob | None:
     """The blob of the piece on the square centred at ``centre`` (picture px): the
-    connected parts of ``unlike`` (bool, pixels unlike the empty board) within the window
-    that reach the square's middle; ``None`` when none does."""
+    parts (``blob_parts``) within the window that reach the square's middle; ``None``
+    when none does."""
     half = settings.window_cells * cell_px / 2
-    height, width = unlike.shape
+    height, width = parts.shape
     x0, y0 = max(round(centre[0] - half), 0), max(round(centre[1] - half), 0)
     x1 = min(round(centre[0] + half), width)
     y1 = min(round(centre[1] + half), height)
-    window = unlike[y0:y1, x0:x1].astype(np.uint8)
-    # A pixel or two of noise, or a thread to a neighbour, is no part of the piece.
-    window = cv2.morphologyEx(window, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels = cv2.connectedComponents(window)
-    if count < 2:
-        return None
+    labels = parts[y0:y1, x0:x1]
     core = max(1, round(settings.core_mm * px_per_mm))
     cx, cy = round(centre[0]) - x0, round(centre[1]) - y0
     middle = labels[max(cy - core, 0) : cy + core + 1, max(cx - core, 0) : cx + core + 1]
@@ -139,7 +189,7 @@ def find_blob(
     ids = ids[ids > 0]
     if not len(ids):
         return None
-    mask = np.isin(labels, ids)
+    mask = labels == ids[0] if len(ids) == 1 else np.isin(labels, ids)
     colour = lab[y0:y1, x0:x1][mask].mean(axis=0)
     return Blob(mask, (x0, y0), colour, blob_features(mask, px_per_mm))
 

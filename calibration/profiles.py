@@ -187,14 +187,15 @@ def square_centre_px(
             ((row + 0.5) * grid.cell_height_mm + margin_mm) * px_per_mm)  # fmt: skip
 
 
-def piece_blob(lab: np.ndarray, unlike: np.ndarray, sheet: Sheet, cell: tuple[int, int],
+def piece_blob(lab: np.ndarray, parts: np.ndarray, sheet: Sheet, cell: tuple[int, int],
                settings: Settings) -> blobs.Blob | None:  # fmt: skip
-    """The blob of the piece on ``cell`` in a square-on picture at the pieces' scale,
-    as the profile and every reader find it."""
+    """The blob of the piece on ``cell`` in a square-on picture at the pieces' scale
+    (``parts``: ``blobs.blob_parts`` of its unlike pixels), as the profile and every
+    reader find it."""
     px = settings.shape_px_per_mm
     centre = square_centre_px(sheet, cell, px, settings.shape_margin_mm)
     cell_px = min(sheet.grid.cell_width_mm, sheet.grid.cell_height_mm) * px
-    return blobs.find_blob(lab, unlike, centre, cell_px, px)
+    return blobs.find_blob(lab, parts, centre, cell_px, px)
 
 
 def white_patches(registration: Registration) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -360,7 +361,7 @@ def learn(
     partial = Profile(setup.game, sheet.name, settings, squares, {}, frame=frame)
     shape_view = view_board(setup_photo[1], sheet, settings=settings, shape=True,
                             registration=laid.registration)  # fmt: skip
-    unlike = partial.difference(shape_view.lab, sheet) > settings.blob_delta_e
+    parts = blobs.blob_parts(partial.difference(shape_view.lab, sheet) > settings.blob_delta_e)
     pieces: dict[str, dict[str, Any]] = {}
     missing = []
     for kind in setup.classes:
@@ -376,7 +377,7 @@ def learn(
                 continue
             colours.append(after[mask])
             shares.append(share)
-            blob = piece_blob(shape_view.lab, unlike, sheet, cell, settings)
+            blob = piece_blob(shape_view.lab, parts, sheet, cell, settings)
             if blob is None:  # too like its square at the reading's scale to teach a shape
                 continue
             instances.append({"square": name, "share": round(share, 4),

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from calibration import colour
-from calibration.blobs import Blob, shape_distance
+from calibration.blobs import Blob, blob_parts, shape_distance
 from calibration.board_plane import cell_boxes, rectify
 from calibration.profiles import (
     Profile,
@@ -112,14 +112,14 @@ def read(
     bands = lean_bands(registration, sheet, cells, settings, ps.inset_mm, px_per_mm)
     shares = square_shares(unlike, boxes, cells, bands)
     squares, confidence = {}, {}
-    blob_pixels = None
+    parts = None
     for k, name in enumerate(names):
         if shares[k] < kinds.least_share:
             squares[name], confidence[name] = EMPTY, 1.0 - shares[k] / kinds.least_share
             continue
-        if blob_pixels is None:
-            blob_pixels = difference > ps.blob_delta_e
-        blob = piece_blob(lab, blob_pixels, sheet, cells[k], ps)
+        if parts is None:  # labelled once a frame, when the first piece is met
+            parts = blob_parts(difference > ps.blob_delta_e)
+        blob = piece_blob(lab, parts, sheet, cells[k], ps)
         if blob is None:  # unlike pixels, but none at the middle: a neighbour's top
             squares[name], confidence[name] = EMPTY, 0.5
             continue
