@@ -20,7 +20,7 @@ import threading
 import time
 from pathlib import Path
 
-from companion.demo_camera import CameraTable
+from companion.demo_camera import SPEC, CameraTable
 from companion.journal import Journal
 from companion.sources import DeviceSource
 from companion.tables import Table, TableConfig
@@ -63,13 +63,13 @@ class Demo:
         self.tables = [Table(config, self.journal) for config in CONFIGS]
         self.by_id = {table.config.id: table for table in self.tables}
         self.threads: list[threading.Thread] = []
-        # The Gimmel table's camera, set up as a user would (the board's photos, a profile).
-        self.camera = CameraTable.build(self.by_id["gimmel"], instance / "camera",
-                                        rng=random.Random(self.rng.random()), stop=self.stop,
-                                        humans=self.humans.get("gimmel", set()))  # fmt: skip
+        # The Gimmel table's camera is set up once the service answers (``_gimmel``).
+        self.instance = instance
+        self.camera: CameraTable | None = None
+        self.camera_rng = random.Random(self.rng.random())
+        self.by_id["gimmel"].sources["camera"] = setting_up
 
     def start(self) -> None:
-        self.camera.start()
         for target in (self._uraeus, self._regie, self._gimmel):
             thread = threading.Thread(target=target, daemon=True)
             thread.start()
@@ -145,9 +145,21 @@ class Demo:
 
     def _gimmel(self) -> None:
         table = self.by_id["gimmel"]
+        # As a user would: the board's photos, the profile learnt from them, the camera.
+        # A second or three (the rendered table and its lens made once), so it is done
+        # here rather than before the service answers; if it fails, the bots play on.
+        with self._carrying_on(table):
+            self.camera = CameraTable.build(table, self.instance / "camera",
+                                            rng=self.camera_rng, stop=self.stop,
+                                            humans=self.humans.get("gimmel", set()))  # fmt: skip
+            self.camera.start()
+        if self.camera is None:
+            table.sources.pop("camera", None)
         while not self.stop.wait(self.pace):
             with self._carrying_on(table):
-                if not self._waiting(table) and not self.camera.step():
+                person = self._waiting(table)  # the bots wait; the board follows the tablet
+                handled = self.camera is not None and self.camera.step(person)
+                if not handled and not person:
                     self._step(table)  # the colour lot, the next game
 
     # -- shared -------------------------------------------------------------------------
@@ -185,6 +197,12 @@ class Demo:
         # An illegal move is flagged and journalled by the table, as at a real table.
         with contextlib.suppress(IllegalMove, ValueError):
             table.play(document, source="bot")
+
+
+def setting_up() -> dict[str, object]:
+    """The health the demo's camera reports while it is being set up."""
+    return {"source": SPEC, "up": False, "board": None, "frames": 0,
+            "problem": "setting up: the board's photos, its appearance learnt"}  # fmt: skip
 
 
 def parse_humans(specs: tuple[str, ...]) -> dict[str, set[int]]:

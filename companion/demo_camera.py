@@ -177,8 +177,10 @@ class CameraTable:
 
     # -- a step of the bots and the people -------------------------------------------
 
-    def step(self) -> bool:
-        """One step of the people at the table, every ``pace`` seconds. Returns False
+    def step(self, person: bool = False) -> bool:
+        """One step of the people at the table, every ``pace`` seconds; ``person``: a
+        person is using the tablet, so the bots wait (a change made there is still set
+        on the board at once: the person moves the piece as they tap). Returns False
         when the demo's usual step should be taken instead (the colour lot, a finished
         game, another game than Gimmel, which no camera reads here)."""
         from vision.render.truth import position_of
@@ -188,27 +190,32 @@ class CameraTable:
             game, state, attention = table.game, table.state, table.attention
         if game.name != "gimmel":
             return False
-        if self.live.busy:
-            return True  # a hand is over the board
+        if self.live.busy or self.source.claimed is None:
+            return True  # a hand is over the board, or the camera has not looked yet
         if self.expected is not None:
-            self._follow(state, attention)
+            if not person:
+                self._follow(state, attention)
             return True
         if attention is not None:
-            if attention.get("source") == "camera":
+            if attention.get("source") == "camera" and not person:
                 self._put_right(attention)
             return True  # a person's flag or question: people look at the tablet
         self.tries = 0
         if self.live.position != position_of(state):
             if self._by_camera(self.agreed):
-                # The camera took a move nobody made (a misread): a person takes it back.
-                log.info("demo camera: a move nobody made taken back on the tablet")
-                with contextlib.suppress(ValueError):
-                    self.table.undo()
-                self.agreed = self.table.seq
+                if not person:
+                    # The camera took a move nobody made (a misread): a person takes it
+                    # back on the tablet.
+                    log.info("demo camera: a move nobody made taken back on the tablet")
+                    with contextlib.suppress(ValueError):
+                        self.table.undo()
+                    self.agreed = self.table.seq
             else:
                 self.live.move_to(position_of(state))  # a tablet changed it: set the board so
             return True
         self.agreed = self.table.seq
+        if person:
+            return True
         actor = game.to_act(state)
         if actor is CHANCE or game.is_over(state):
             return False

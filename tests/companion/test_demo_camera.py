@@ -42,23 +42,28 @@ def camera_moves(table: Table) -> list[tuple[dict, dict]]:
 
 
 def test_the_demos_gimmel_table_advances_by_what_its_camera_sees(tmp_path):
-    started = time.monotonic()
     demo = Demo(tmp_path, pace=0.2, seed=3)
-    built = time.monotonic() - started
     table = demo.by_id["gimmel"]
-    folder = tmp_path / "camera"
-    assert {p.name for p in folder.iterdir()} >= {"board-empty.jpg", "board-setup.jpg",
-                                                  "gimmel-profile.json"}  # fmt: skip
-    assert table.camera is demo.camera.source
+    setting_up = table.summary()["sources"]["camera"]
+    assert not setting_up["up"] and "setting up" in setting_up["problem"]
+    started = time.monotonic()
     demo.start()
     try:
+        deadline = time.monotonic() + 60
+        while demo.camera is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert demo.camera is not None, "the camera was not set up"
+        set_up = time.monotonic() - started
+        folder = tmp_path / "camera"
+        assert {p.name for p in folder.iterdir()} >= {"board-empty.jpg", "board-setup.jpg",
+                                                      "gimmel-profile.json"}  # fmt: skip
+        assert table.camera is demo.camera.source
         deadline = time.monotonic() + 180  # about 5 s a move at 3 frames a second
         while len(camera_moves(table)) < 2 and time.monotonic() < deadline:
             time.sleep(0.5)
         seen = camera_moves(table)
-        assert len(seen) >= 2, (
-            f"camera moves: {seen}; journal: {table.journal.moves(table.game_id)}"
-        )
+        moves = table.journal.moves(table.game_id)
+        assert len(seen) >= 2, f"camera moves: {seen}; journal: {moves}"
         for reading, move in seen:
             # Every square the move set a piece on was read so by the camera.
             assert move["type"] in ("place", "leap")
@@ -70,7 +75,7 @@ def test_the_demos_gimmel_table_advances_by_what_its_camera_sees(tmp_path):
     finally:
         demo.close()
         wait_for_threads_to_end()
-    print(f"demo built in {built:.2f} s")  # the figure the docs quote; never asserted
+    print(f"camera set up in {set_up:.2f} s")  # the figure the docs quote; never asserted
 
 
 def wait_for_threads_to_end(timeout: float = 10.0) -> None:
@@ -113,8 +118,11 @@ class StandIn:
 
 
 class Reading:
+    """The camera: what it last read, and that it has looked at the board."""
+
     def __init__(self) -> None:
         self.last_reading = None
+        self.claimed: dict[str, str] | None = {}
 
 
 @pytest.fixture
@@ -144,6 +152,15 @@ def test_the_lot_and_a_finished_game_are_left_to_the_demos_usual_step(tmp_path):
     assert live.moves == []
 
 
+def test_nobody_moves_before_the_camera_has_looked_at_the_board(table):
+    camera, live = people(table)
+    camera.source.claimed = None
+    assert camera.step() is True and live.moves == [] and camera.expected is None
+    camera.source.claimed = {}
+    camera.step()
+    assert camera.expected is not None
+
+
 def test_a_bots_move_is_made_by_hand_and_left_to_the_camera(table):
     camera, live = people(table)
     assert camera.step() is True
@@ -170,11 +187,19 @@ def test_seats_left_to_people_wait_for_the_tablet_and_the_board_follows(table):
     with pytest.raises(IllegalMove):  # and a tap onto the occupied square at once
         table.play({"type": "place", "player": 1 - seat, "piece": "beetle", "to": "a1"})
     assert table.attention["kind"] == "flag"
-    camera.step()  # people look at the tablet's flag: nobody touches the board
+    camera.step(person=True)  # people look at the tablet's flag: nobody touches the board
     assert live.moves == []
     table.dismiss()
-    camera.step()  # now a person sets the board as the table holds it
+    camera.step(person=True)  # the person who tapped sets the piece on the board at once
     assert live.moves == [position_of(table.state)] and "a1" in live.position
+
+
+def test_while_a_person_uses_the_tablet_the_bots_wait(table):
+    camera, live = people(table)
+    assert camera.step(person=True) is True
+    assert live.moves == [] and camera.expected is None
+    camera.step()
+    assert camera.expected is not None
 
 
 def test_a_move_the_camera_does_not_report_is_re_seated_then_entered_on_the_tablet(table):
