@@ -18,9 +18,11 @@ a pass, a draw claimed. Hands also pass over the board now and then, changing no
 
 People at the table: a seat left to the tablet (``--human gimmel:N``) enters its moves
 there, and a take-back, a new game or a position set on the tablet changes the table
-without the camera. A simulated person then puts the board right by hand (once the
-tablet has been left alone for a while, and never while the tablet shows a flag or a
-question: people are looking at it), so that the camera sees what the table holds.
+without the camera. The person who tapped then sets the pieces on the rendered board by
+hand at once (never while the tablet shows a flag or a question: people are looking at
+it), so that the camera sees what the table holds; the bots wait while the tablet is in
+use, as at the other demo tables. Nobody moves before the camera has first looked at
+the board.
 
 When the camera misreads (the reader is right on about 97 % of squares per frame, less
 on crowded boards), the table flags the change or takes another move. The demo does
@@ -52,8 +54,9 @@ from rules import CHANCE, IllegalMove
 log = logging.getLogger(__name__)
 
 #: The renderer's table set-up of the demo's camera (board, lamp, webcam, its pose):
-#: one fixed table, as a real camera is mounted once. Chosen for a camera looking nearly
-#: straight down from close by, where the reader reads best (docs/calibration.md).
+#: one fixed table, as a real camera is mounted once: 6 degrees from straight down, 76 cm
+#: above the board. Of the set-ups where the camera looks nearly straight down, the one
+#: the reader read best in a played game (docs/calibration.md, "The demo's camera").
 TABLE_SEED = 31
 #: Frames a second: a rendered still frame costs about 35 ms, one with a hand about 60
 #: ms, and reading one about 60 to 90 ms more; three a second keep one core well under
