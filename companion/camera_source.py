@@ -88,6 +88,10 @@ class CameraSource:
         self.margin = Claim.margin if margin is None else margin
         self.pending: list[dict[str, str]] = []  # still readings awaiting confirmation
         self.accepted: dict[str, str] | None = None  # the reading the table last agreed to
+        #: That reading and the table's state when it agreed: what changed since is the
+        #: evidence for a move (a square misread the same way before and after is none).
+        self.agreed: tuple[dict[str, str], Any] | None = None
+        self.registration: Any = None  # the last frame's, where its markers are looked for
         self.claimed: dict[str, str] | None = None  # the reading last claimed
         self.last_reading: Any = None
         self.state: dict[str, Any] = {"source": config.source, "up": False, "board": None,
@@ -181,13 +185,16 @@ class CameraSource:
         if squares == self.claimed:
             return None  # already said; the table holds its flag or question
         self.claimed = squares
+        since = self.agreed
         claim = Claim("camera", seen=reading.to_json(),
-                      matches=lambda state: self.shows(reading, state),
-                      mismatch=lambda state: self.mismatch(reading, state),
+                      matches=lambda state: self.shows(reading, state, since),
+                      mismatch=lambda state: self.mismatch(reading, state, since),
                       tolerance=self.tolerance, margin=self.margin)  # fmt: skip
         verdict = self.table.claim(claim)
         if verdict is not None and verdict.kind in ("move", "take-back", "unchanged"):
             self.accepted = squares
+            with self.table.lock:
+                self.agreed = (squares, self.table.state)
             self.gate.accept()
         return verdict
 
@@ -216,6 +223,11 @@ class CameraSource:
         return picture
 
     def read_registration(self, image: np.ndarray):
+        """The frame's registration; the markers are looked for first where the last
+        frame had them (a mounted camera's board stays put)."""
         from calibration.registration import register
 
-        return register(image, self.sheet, camera=self.camera)
+        self.registration = register(
+            image, self.sheet, camera=self.camera, previous=self.registration
+        )
+        return self.registration

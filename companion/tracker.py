@@ -129,7 +129,8 @@ def _nearest(game: Game, state: Any, claim: Claim, before: Any | None) -> Verdic
     options.sort(key=lambda option: option[0])
     best = options[0][0]
     second = options[1][0] if len(options) > 1 else float("inf")
-    if best <= claim.tolerance and second - best >= claim.margin:
+    # Sums of confidences: a margin met exactly must not fail by a rounding.
+    if best <= claim.tolerance + 1e-9 and second - best >= claim.margin - 1e-9:
         return options[0][1]
     return None
 

@@ -107,3 +107,45 @@ def test_a_board_out_of_view_is_said_not_guessed(camera_table, sheet):
     assert run(source, [dark] * 3) == []
     health = table.summary()["sources"]["camera"]
     assert health["board"] == "not visible" and "markers" in health["problem"]
+
+
+def test_pieces_misread_the_same_way_before_and_after_do_not_block_a_move(camera_table, sheet):
+    """Two pieces the reader has come to misread (the light changed), each taken in turn
+    as the table unchanged; then a piece set down elsewhere is the move, because only
+    what changed since the table last agreed with the camera is evidence. Judged on the
+    whole board, the two misreads (0.75 each) would be more than a square's tolerance."""
+    from rules.gimmel.model import Kind, Place
+    from rules.grid import Square
+    from vision.readers.gimmel import EMPTY, Observation
+
+    table, source = camera_table
+    for player, kind, square in ((0, "beetle", "e5"), (1, "beetle", "d12")):
+        table.play(table.game.move_to_json(Place(player=player, kind=Kind(kind),
+                                                 to=Square.parse(square))))  # fmt: skip
+    table.end_turn()  # no take-back of d12 to weigh against a misread of it
+    names = [str(square) for square in table.state.grid.squares]
+    truth = {"e5": "white beetle", "d12": "black beetle"}
+    shown = []
+    source.read = lambda *_, **__: shown[-1]  # the reader, as the light now makes it read
+
+    def reads(pieces, unsure=()):
+        squares = dict.fromkeys(names, EMPTY) | pieces
+        sure = {name: 0.75 if name in unsure else 1.0 for name in names}
+        shown.append(Observation("gimmel", squares, sure))
+        return run(source, [frame] * 6, start=len(shown) * 2.0)
+
+    frame = scene(sheet, {}, 90)
+    assert reads(truth) == ["unchanged"]
+    assert reads(truth | {"e5": "white cat"}, unsure=("e5",)) == ["unchanged"]
+    misread = truth | {"e5": "white cat", "d12": "black cat"}
+    assert reads(misread, unsure=("e5", "d12")) == ["unchanged"]
+    # White sets a beetle down on c3; the reader still misreads e5 and d12.
+    placed = misread | {"c3": "white beetle"}
+    assert reads(placed, unsure=("e5", "d12")) == ["move"]
+    assert table.journal.moves(table.game_id)[-1] == {
+        "type": "place", "player": 0, "piece": "beetle", "to": "c3"}  # fmt: skip
+    # Without what the table last agreed to, the same reading is no move: flagged.
+    source.agreed = source.accepted = source.claimed = None
+    table.undo()
+    shown.append(shown[-1])
+    assert run(source, [frame] * 6, start=100.0) == ["flag"]
