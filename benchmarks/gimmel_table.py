@@ -19,7 +19,8 @@ Per move made on the board:
   passing, a re-read): counted, then put right as a person would (take back on the
   tablet, enter the right move);
 - missed: no move after ``--patience`` seconds of still board (a flag, a question, or
-  nothing): the move is entered on the tablet and the flag dismissed.
+  nothing): the move is entered on the tablet and the flag dismissed; how many of these
+  the table asked about (which piece was it?) is counted apart.
 
 Figures, never asserts. ``--games 100`` is the issue's set (long: rendering is most of
 it); ``--games 5`` gives a first look.
@@ -129,8 +130,11 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
         seq = table.seq
         live.move_to(position_of(after))
         delay = until_moved(seq)
+        if args.verbose and (delay is None or table.state != after):
+            say_what_went_wrong(game, move, source.last_reading, position_of(after), table)
         if delay is None:
             tally["missed"] += 1
+            tally["asked"] += (table.attention or {}).get("kind") == "question"
             if table.attention is not None:
                 table.dismiss()
             table.play(game.move_to_json(move), source="tablet")
@@ -149,6 +153,18 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
     journal.close()
 
 
+def say_what_went_wrong(game, move, reading, truth: dict, table) -> None:
+    """A move the camera missed or took wrongly: the table's attention, and the squares
+    its last reading got wrong (reading, truth, confidence)."""
+    wrong = {}
+    if reading is not None:
+        for name, label in reading.squares.items():
+            if label not in ("unknown", truth.get(name, "empty")):
+                wrong[name] = (label, truth.get(name, "empty"), round(reading.confidence[name], 2))
+    attention = (table.attention or {}).get("kind")
+    print(f"  {game.move_text(move)}: attention {attention}, misread {wrong}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="seeds 1..N (default 100)")
@@ -157,10 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--patience", type=float, default=3.0, help="seconds of still board")
     parser.add_argument("--passing", type=float, default=0.1, help="a hand passing, per move")
     parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.add_argument("--verbose", action="store_true", help="say what went wrong")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     tally = dict.fromkeys(("games", "plies", "board_moves", "correct", "false", "missed",
-                           "hands_passing"), 0)  # fmt: skip
+                           "asked", "hands_passing"), 0)  # fmt: skip
     delays: list[float] = []
     work: list[float] = []
     for seed in range(1, args.games + 1):
@@ -185,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
           f"({tally['correct'] / max(moves, 1):.2%})")  # fmt: skip
     print(f"  false moves committed: {tally['false']} "
           f"(with {tally['hands_passing']} hands passing over)")  # fmt: skip
-    print(f"  missed (entered on the tablet): {tally['missed']}")
+    print(f"  missed (entered on the tablet): {tally['missed']}, of which the table asked "
+          f"which move it was: {tally['asked']}")  # fmt: skip
     if delays:
         d = (figures["delay_s_median"], figures["delay_s_p95"], figures["delay_s_max"])
         print(f"  hand gone -> committed: median {d[0]:.2f} s, p95 {d[1]:.2f} s, max {d[2]:.2f} s")

@@ -32,6 +32,16 @@ log = logging.getLogger(__name__)
 
 #: The square-on picture the motion gate compares: coarse, so that it costs little.
 MOTION_PX_PER_MM = 0.5
+#: How far the explanation taken may disagree with a reading (``tracker.Claim.tolerance``):
+#: doubtful misreads, never a square read surely otherwise (a piece that surely stands
+#: where the explanation has none is another board, not a misread).
+TOLERANCE = 0.75
+#: How much less the explanation taken must disagree with a reading than the next
+#: (``tracker.Claim.margin``). Half a square: a piece set down differs from another kind
+#: set down there on that square alone, by the reader's confidence in its kind (its
+#: margin over the next kind, relative to that kind's distance); a half means the next
+#: kind is twice as far. Nearer than that, the tablet asks which piece it was.
+MARGIN = 0.5
 
 
 @dataclass(frozen=True)
@@ -84,8 +94,8 @@ class CameraSource:
         self.confirm = confirm
         #: How far the nearest explanation of a reading may disagree with it, and by how
         #: much less than the next (``tracker.Claim``; its defaults when None).
-        self.tolerance = Claim.tolerance if tolerance is None else tolerance
-        self.margin = Claim.margin if margin is None else margin
+        self.tolerance = TOLERANCE if tolerance is None else tolerance
+        self.margin = MARGIN if margin is None else margin
         self.pending: list[dict[str, str]] = []  # still readings awaiting confirmation
         self.accepted: dict[str, str] | None = None  # the reading the table last agreed to
         #: That reading and the table's state when it agreed: what changed since is the

@@ -102,14 +102,17 @@ def _explain_position(game: Game, state: Any, claim: Claim, before: Any | None) 
     if before is not None and claim.matches(before):
         return Verdict("take-back")
     fitting = tuple(m for m in game.legal_moves(state) if claim.matches(game.play(state, m)))
-    if len(fitting) == 1:
-        return Verdict("move", move=fitting[0])
-    if fitting:
-        return Verdict("question", choices=fitting)
-    if claim.mismatch is not None:
+    if claim.mismatch is not None and len(fitting) <= 1:
+        # A reading with confidences: one move that fits is taken only when nothing the
+        # rules allow comes near it (a piece's kind read with little confidence, another
+        # kind set down there, is asked, not guessed).
         near = _nearest(game, state, claim, before)
         if near is not None:
             return near
+    if len(fitting) == 1 and claim.mismatch is None:
+        return Verdict("move", move=fitting[0])
+    if fitting:
+        return Verdict("question", choices=fitting)
     return Verdict(
         "flag",
         violation=Violation(UNEXPLAINED, "what was seen is no single legal move from here"),
@@ -119,7 +122,9 @@ def _explain_position(game: Game, state: Any, claim: Claim, before: Any | None) 
 def _nearest(game: Game, state: Any, claim: Claim, before: Any | None) -> Verdict | None:
     """Prefer what the rules allow: of the table as it is, the take-back and every legal
     move, the one that disagrees least with what was seen, if it disagrees little and
-    clearly less than the next (a misread square, not a different board)."""
+    clearly less than the next (a misread square, not a different board). When moves
+    alone come that near each other, the table asks which it was; when the table as it
+    was comes near, None: the change is flagged."""
     assert claim.mismatch is not None
     options: list[tuple[float, Verdict]] = [(claim.mismatch(state), Verdict("unchanged"))]
     if before is not None:
@@ -128,10 +133,14 @@ def _nearest(game: Game, state: Any, claim: Claim, before: Any | None) -> Verdic
         options.append((claim.mismatch(game.play(state, move)), Verdict("move", move=move)))
     options.sort(key=lambda option: option[0])
     best = options[0][0]
-    second = options[1][0] if len(options) > 1 else float("inf")
-    # Sums of confidences: a margin met exactly must not fail by a rounding.
-    if best <= claim.tolerance + 1e-9 and second - best >= claim.margin - 1e-9:
-        return options[0][1]
+    # Sums of confidences: a tolerance or margin met exactly must not fail by a rounding.
+    if best > claim.tolerance + 1e-9:
+        return None
+    close = [verdict for cost, verdict in options if cost - best < claim.margin - 1e-9]
+    if len(close) == 1:
+        return close[0]
+    if all(verdict.kind == "move" for verdict in close):
+        return Verdict("question", choices=tuple(v.move for v in close if v.move is not None))
     return None
 
 

@@ -61,13 +61,16 @@ class ReaderSettings:
 @dataclass(frozen=True)
 class Observation:
     """What a frame shows: ``squares`` maps every square to ``"empty"``, a piece such as
-    ``"white falcon"``, or ``"unknown"``; ``confidence`` each reading's margin (0-1);
-    ``board`` the registration's quality figures."""
+    ``"white falcon"``, or ``"unknown"``; ``confidence`` each reading's margin (0-1): for
+    a piece, over the nearest other kind or colour; ``occupied`` how sure the reader is
+    that a square holds a piece or not, whatever piece (a square missing: its
+    ``confidence``); ``board`` the registration's quality figures."""
 
     game: str
     squares: dict[str, str]
     confidence: dict[str, float]
     board: dict[str, Any] = field(default_factory=dict)
+    occupied: dict[str, float] = field(default_factory=dict)
 
     @property
     def pieces(self) -> dict[str, str]:
@@ -82,6 +85,7 @@ class Observation:
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "pieces": self.pieces, "unknown": self.unknown,
                 "confidence": {k: round(v, 3) for k, v in self.confidence.items()},
+                "occupied": {k: round(v, 3) for k, v in self.occupied.items()},
                 "board": self.board}  # fmt: skip
 
 
@@ -111,20 +115,24 @@ def read(
     # where a nearer neighbour's top leans in (when the camera's place is known).
     bands = lean_bands(registration, sheet, cells, settings, ps.inset_mm, px_per_mm)
     shares = square_shares(unlike, boxes, cells, bands)
-    squares, confidence = {}, {}
+    squares, confidence, occupied = {}, {}, {}
     parts = None
     for k, name in enumerate(names):
         if shares[k] < kinds.least_share:
             squares[name], confidence[name] = EMPTY, 1.0 - shares[k] / kinds.least_share
+            occupied[name] = confidence[name]
             continue
         if parts is None:  # labelled once a frame, when the first piece is met
             parts = blob_parts(difference > ps.blob_delta_e)
         blob = piece_blob(lab, parts, sheet, cells[k], ps)
         if blob is None:  # unlike pixels, but none at the middle: a neighbour's top
             squares[name], confidence[name] = EMPTY, 0.5
+            occupied[name] = 0.5
             continue
         squares[name], confidence[name] = kinds.classify(blob)
-    return Observation(profile.game, squares, confidence, registration.summary())
+        # As sure that something stands here as the square is unlike its empty self.
+        occupied[name] = min(1.0, shares[k] / kinds.least_share - 1.0)
+    return Observation(profile.game, squares, confidence, registration.summary(), occupied)
 
 
 @dataclass(frozen=True)
@@ -279,13 +287,18 @@ def _evidence(observation: Observation, state: Any, before: Before | None):
 
 def mismatch(observation: Observation, state: Any, before: Before | None = None) -> float:
     """How far ``state`` is from ``observation``: the confidence of each square read that
-    disagrees with it (a doubtful misread costs little, a sure one a whole square). With
-    ``before``, only the squares whose reading or whose piece changed since count."""
-    return sum(
-        max(observation.confidence.get(name, 1.0), 0.05)
-        for name, label, expected in _evidence(observation, state, before)
-        if label != expected
-    )
+    disagrees with it (a doubtful misread costs little, a sure one a whole square): that
+    something stands there or not, or, where both say a piece, which. With ``before``,
+    only the squares whose reading or whose piece changed since count."""
+    cost = 0.0
+    for name, label, expected in _evidence(observation, state, before):
+        if label == expected:
+            continue
+        sure = observation.confidence.get(name, 1.0)
+        if (label == EMPTY) != (expected == EMPTY):
+            sure = observation.occupied.get(name, sure)
+        cost += max(sure, 0.05)
+    return cost
 
 
 def shows(observation: Observation, state: Any, before: Before | None = None) -> bool:
