@@ -250,3 +250,31 @@ def test_a_doubtful_misread_does_not_block_the_move_the_rules_allow(journal):
     other = table.game.play(table.state, Place(1, Kind.CAT, Square.parse("a1")))
     other = table.game.play(other, Place(0, Kind.BEETLE, Square.parse("b2")))
     assert table.claim(near(other, misread=["c3", "d4", "e6", "f7"], doubt=1.0)).kind == "flag"
+
+
+def test_a_move_that_fits_with_a_near_rival_is_asked_not_guessed(journal):
+    """DESIGN.md, "From observation to move": several explanations, ask. A falcon set down
+    on e5 whose kind the camera reads with little confidence (0.3 more against a cat):
+    the move that fits is not taken while another comes that near; the tablet asks."""
+    table = gimmel_table(journal)
+    falcon = Place(0, Kind.FALCON, Square.parse("e5"))
+    cat = Place(0, Kind.CAT, Square.parse("e5"))
+    shown = table.game.play(table.state, falcon).board
+    as_cat = table.game.play(table.state, cat).board
+
+    def mismatch(state):
+        if state.board == as_cat:
+            return 0.3
+        return float(sum(1 for a, b in zip(state.board, shown, strict=True) if a != b))
+
+    claim = Claim("camera", seen={"e5": "white falcon"}, matches=lambda s: s.board == shown,
+                  mismatch=mismatch)  # fmt: skip
+    verdict = table.claim(claim)
+    assert verdict.kind == "question" and set(verdict.choices) == {falcon, cat}
+    assert table.journal.moves(table.game_id)[-1]["type"] == "lot"  # nothing played
+    # Read surely (the cat a whole square further), the move that fits is taken.
+    sure = Claim("camera", seen={"e5": "white falcon"}, matches=lambda s: s.board == shown,
+                 mismatch=lambda s: 0.0 if s.board == shown else 1.0)  # fmt: skip
+    table.dismiss()
+    assert table.claim(sure).kind == "move"
+    assert table.journal.moves(table.game_id)[-1]["piece"] == "falcon"
