@@ -578,7 +578,12 @@ def _read(
     along = (np.arange(-1, modules + 1) + 0.5) / modules
     u, v = np.meshgrid(along, along)
     mapped = homographies @ np.stack([u.ravel(), v.ravel(), np.ones(u.size)])
-    where = (mapped[:, :2] / mapped[:, 2:3]).astype(np.float32)
+    # A quadrilateral whose homography sends some of these places to infinity or past it
+    # (a crossed or degenerate one) is no marker a camera sees: not read.
+    depth = mapped[:, 2:3]
+    usable &= (depth > 1e-9).all(axis=(1, 2)) | (depth < -1e-9).all(axis=(1, 2))
+    depth = np.where(usable[:, None, None], depth, 1.0)
+    where = (mapped[:, :2] / depth).astype(np.float32)
     count = len(quads)
     read = cv2.remap(frame, where[:, 0], where[:, 1], cv2.INTER_LINEAR).astype(np.float64)
     read = read.reshape(count, modules + 2, modules + 2)
