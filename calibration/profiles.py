@@ -370,7 +370,8 @@ def learn(
             cell = square_cell(sheet, name)
             before = square_pixels(bare, sheet, cell, settings)
             after = square_pixels(laid, sheet, cell, settings)
-            mask = delta_e(before, after) > settings.piece_delta_e
+            apart = blobs.difference(np.ascontiguousarray(before), np.ascontiguousarray(after))
+            mask = apart > settings.piece_delta_e
             share = float(mask.mean())
             if share < settings.least_share:
                 missing.append(name)
@@ -427,11 +428,6 @@ def check_bare(view: BoardView, name: str, sheet: Sheet, setup: SetUp, settings:
             f"{name}: the empty board's photo shows something on {', '.join(sorted(odd))}: "
             "give the empty board's photo first, then the set-up's"
         )
-
-
-def delta_e(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """CIE76 colour difference, per pixel, of two Lab pictures of one shape."""
-    return np.sqrt(((a.astype(np.float32) - b.astype(np.float32)) ** 2).sum(axis=-1))
 
 
 def _round(values: Any) -> list[float]:
