@@ -124,7 +124,8 @@ def _nearest(game: Game, state: Any, claim: Claim, before: Any | None) -> Verdic
     move, the one that disagrees least with what was seen, if it disagrees little and
     clearly less than the next (a misread square, not a different board). When moves
     alone come that near each other, the table asks which it was; when the table as it
-    was comes near, None: the change is flagged."""
+    was comes near, None: the caller flags the change, or asks to confirm the one move
+    that fits the reading exactly."""
     assert claim.mismatch is not None
     options: list[tuple[float, Verdict]] = [(claim.mismatch(state), Verdict("unchanged"))]
     if before is not None:
