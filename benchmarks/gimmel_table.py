@@ -88,19 +88,19 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
         for _ in range(frames):
             frame()
 
-    def until_moved(before_seq: int) -> float | None:
-        """Frames until the hand has gone and the table changed (or the patience ran
-        out); the time from the hand leaving to the change, or None."""
+    def until_moved(before: object) -> float | None:
+        """Frames until the hand has gone and the table's state is no longer ``before``
+        (or the patience ran out); the time from the hand leaving to the change, or
+        None (a flag or a question changes no state)."""
         while live.busy:
             frame()
         left = clock.now
         while clock.now - left < args.patience:
             frame()
-            if table.seq != before_seq and table.state is not state_before[0]:
+            if table.state is not before:
                 return clock.now - left
         return None
 
-    state_before = [table.state]
     settle(4)  # the camera sees the empty board the table holds
     plies = 0
     while plies < args.plies:
@@ -112,11 +112,9 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
             table.play(game.move_to_json(outcome), source="tablet")
             continue
         if rng.random() < args.passing:
-            seq = table.seq
-            state_before[0] = table.state
             live.pass_hand()
             tally["hands_passing"] += 1
-            if until_moved(seq) is not None:
+            if until_moved(state) is not None:
                 tally["false"] += 1  # a move nobody made
                 table.undo()
         move = choose_move(game, state, rng)
@@ -126,10 +124,8 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
             table.play(game.move_to_json(move), source="tablet")  # a pass: nothing to see
             continue
         tally["board_moves"] += 1
-        state_before[0] = state
-        seq = table.seq
         live.move_to(position_of(after))
-        delay = until_moved(seq)
+        delay = until_moved(state)
         if args.verbose and (delay is None or table.state != after):
             say_what_went_wrong(game, move, source.last_reading, position_of(after), table)
         if delay is None:
@@ -138,7 +134,7 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
             if table.attention is not None:
                 table.dismiss()
             table.play(game.move_to_json(move), source="tablet")
-        elif position_of(table.state) == position_of(after) and table.state == after:
+        elif table.state == after:
             tally["correct"] += 1
             delays.append(delay)
         else:
