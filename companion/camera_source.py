@@ -97,9 +97,9 @@ class CameraSource:
         self.tolerance = TOLERANCE if tolerance is None else tolerance
         self.margin = MARGIN if margin is None else margin
         self.pending: list[dict[str, str]] = []  # still readings awaiting confirmation
-        self.accepted: dict[str, str] | None = None  # the reading the table last agreed to
-        #: That reading and the table's state when it agreed: what changed since is the
-        #: evidence for a move (a square misread the same way before and after is none).
+        #: The reading the table last agreed to, and its state then: what changed since
+        #: is the evidence for a move (a square misread the same way before and after is
+        #: none).
         self.agreed: tuple[dict[str, str], Any] | None = None
         self.registration: Any = None  # the last frame's, where its markers are looked for
         self.claimed: dict[str, str] | None = None  # the reading last claimed
@@ -184,7 +184,7 @@ class CameraSource:
         self.last_reading, self.seen = reading, (image, registration)
         squares = reading.squares
         held = (self.table.attention or {}).get("source") == "camera"
-        if squares == self.accepted and not held:
+        if self.agreed is not None and squares == self.agreed[0] and not held:
             self.gate.accept()
             return None
         self.pending.append(squares)
@@ -202,7 +202,6 @@ class CameraSource:
                       tolerance=self.tolerance, margin=self.margin)  # fmt: skip
         verdict = self.table.claim(claim)
         if verdict is not None and verdict.kind in ("move", "take-back", "unchanged"):
-            self.accepted = squares
             with self.table.lock:
                 self.agreed = (squares, self.table.state)
             self.gate.accept()

@@ -145,7 +145,7 @@ def test_pieces_misread_the_same_way_before_and_after_do_not_block_a_move(camera
     assert table.journal.moves(table.game_id)[-1] == {
         "type": "place", "player": 0, "piece": "beetle", "to": "c3"}  # fmt: skip
     # Without what the table last agreed to, the same reading is no move: flagged.
-    source.agreed = source.accepted = source.claimed = None
+    source.agreed = source.claimed = None
     table.undo()
     shown.append(shown[-1])
     assert run(source, [frame] * 6, start=100.0) == ["flag"]
