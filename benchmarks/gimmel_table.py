@@ -146,6 +146,7 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
         settle(2)
     tally["games"] += 1
     tally["plies"] += plies
+    tally["taught"] += source.state["taught"]
     journal.close()
 
 
@@ -173,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     tally = dict.fromkeys(("games", "plies", "board_moves", "correct", "false", "missed",
-                           "asked", "hands_passing"), 0)  # fmt: skip
+                           "asked", "hands_passing", "taught"), 0)  # fmt: skip
     delays: list[float] = []
     work: list[float] = []
     for seed in range(1, args.games + 1):
@@ -200,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
           f"(with {tally['hands_passing']} hands passing over)")  # fmt: skip
     print(f"  missed (entered on the tablet): {tally['missed']}, of which the table asked "
           f"which move it was: {tally['asked']}")  # fmt: skip
+    print(f"  pieces (misread or unsure) the table taught its reader: {tally['taught']}")
     if delays:
         d = (figures["delay_s_median"], figures["delay_s_p95"], figures["delay_s_max"])
         print(f"  hand gone -> committed: median {d[0]:.2f} s, p95 {d[1]:.2f} s, max {d[2]:.2f} s")

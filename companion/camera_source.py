@@ -77,10 +77,10 @@ class CameraSource:
         from vision.readers import gimmel
 
         game = table.config.game
-        readers = {"gimmel": (gimmel.read, gimmel.shows, gimmel.mismatch)}
+        readers = {"gimmel": (gimmel.read, gimmel.shows, gimmel.mismatch, gimmel.teach)}
         if game not in readers:
             raise ValueError(f"table {table.config.id!r}: no camera reader for {game} yet")
-        self.read, self.shows, self.mismatch = readers[game]
+        self.read, self.shows, self.mismatch, self.teach = readers[game]
         self.table, self.config, self.stop, self.clock = table, config, stop, clock
         self.sheet = load_sheet(game, config.sheet)
         self.profile = Profile.load(config.profile, game=game, sheet=self.sheet.name)
@@ -103,9 +103,12 @@ class CameraSource:
         self.agreed: tuple[dict[str, str], Any] | None = None
         self.registration: Any = None  # the last frame's, where its markers are looked for
         self.claimed: dict[str, str] | None = None  # the reading last claimed
+        self.taught: set[tuple[str, str]] = set()  # (square, piece) the reader was taught
         self.last_reading: Any = None
+        #: ``taught``: how many pieces, misread or read unsurely, the table has taught the
+        #: reader (in memory, from boards it agreed to: ``learn``).
         self.state: dict[str, Any] = {"source": config.source, "up": False, "board": None,
-                                      "problem": None, "frames": 0}  # fmt: skip
+                                      "problem": None, "frames": 0, "taught": 0}  # fmt: skip
         self.frames: Any = None
         self.seen: tuple[np.ndarray, Any] | None = None  # the last frame read and its pose
         table.sources["camera"] = self.health
@@ -184,6 +187,15 @@ class CameraSource:
         self.last_reading, self.seen = reading, (image, registration)
         squares = reading.squares
         held = (self.table.attention or {}).get("source") == "camera"
+        state = self.table.state
+        # The table moved on without the camera: a person entered a move, answered the
+        # table's question or took one back. A still board that shows it now is agreed,
+        # and teaches the reader the pieces it misread.
+        moved_on = self.agreed is not None and not held and state is not self.agreed[1]
+        if moved_on and self.learn(reading, state):
+            self.pending.clear()
+            self.gate.accept()
+            return None
         if self.agreed is not None and squares == self.agreed[0] and not held:
             self.gate.accept()
             return None
@@ -203,9 +215,26 @@ class CameraSource:
         verdict = self.table.claim(claim)
         if verdict is not None and verdict.kind in ("move", "take-back", "unchanged"):
             with self.table.lock:
-                self.agreed = (squares, self.table.state)
+                state = self.table.state
+            self.agreed = (squares, state)
+            self.learn(reading, state)
             self.gate.accept()
         return verdict
+
+    def learn(self, reading: Any, state: Any) -> bool:
+        """Take ``state`` as what ``reading`` shows, if it does but for which kind some
+        pieces are: those pieces' looks teach the reader (``gimmel.teach``), and the
+        reading becomes the one the table agreed to. False when the board does not show
+        ``state`` (a person entered a move not made yet, say)."""
+        taught = self.teach(self.profile, reading, state, unsure=self.margin, taught=self.taught)
+        if taught is None:
+            return False
+        self.agreed = (reading.squares, state)
+        if taught:
+            self.state["taught"] += len(taught)
+            log.info("table %s: the camera learnt the pieces on %s",
+                     self.table.config.id, ", ".join(taught))  # fmt: skip
+        return True
 
     def view(self, px_per_mm: float = 2.0) -> np.ndarray | None:
         """The last frame read, square-on, each square outlined and labelled with what was

@@ -149,3 +149,38 @@ def test_pieces_misread_the_same_way_before_and_after_do_not_block_a_move(camera
     table.undo()
     shown.append(shown[-1])
     assert run(source, [frame] * 6, start=100.0) == ["flag"]
+
+
+def test_a_move_entered_on_the_tablet_teaches_the_camera_what_it_misread(camera_table, sheet):
+    """The camera takes a white beetle for a falcon, so it cannot say which piece was
+    set down and asks; the person answers on the tablet. The next still frames show the
+    answered state but for that piece's kind: the table agrees, the reader is taught the
+    piece (its look now an example of a white beetle), and no flag or question follows."""
+    from vision.readers.gimmel import EMPTY, Observation
+
+    table, source = camera_table
+    names = [str(square) for square in table.state.grid.squares]
+    shown = []
+    source.read = lambda *_, **__: shown[-1]
+    looks = ([70.0, 1.0, 3.0], [2.9, 0.7, 0.6, 1.3, 0.9])
+
+    def reads(pieces, sure=1.0, start=0.0):
+        squares = dict.fromkeys(names, EMPTY) | pieces
+        confidence = {name: sure if name in pieces else 1.0 for name in names}
+        seen = dict.fromkeys(pieces, looks)
+        shown.append(Observation("gimmel", squares, confidence, looks=seen))
+        return run(source, [scene(sheet, {}, 95)] * 6, start=start)
+
+    assert reads({}) == ["unchanged"]
+    examples = source.profile.pieces["white beetle"]["instances"]
+    count = len(examples)
+    assert reads({"c3": "white falcon"}, sure=0.1, start=2.0) == ["question"]
+    table.dismiss()
+    table.play({"type": "place", "player": 0, "piece": "beetle", "to": "c3"}, source="tablet")
+    # Still frames of the board as it stands: agreed without a claim, and taught.
+    assert reads({"c3": "white falcon"}, sure=0.1, start=4.0) == []
+    assert table.attention is None
+    assert source.agreed[1] is table.state
+    assert len(examples) == count + 1 and examples[-1]["square"] == "c3"
+    assert examples[-1]["lab"] == looks[0] and examples[-1]["taught"] is True
+    assert source.health()["taught"] == 1

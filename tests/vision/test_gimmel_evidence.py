@@ -8,7 +8,16 @@ from __future__ import annotations
 from rules import get_game, new_game
 from rules.gimmel.model import DrawLots, Kind, Place
 from rules.grid import Square
-from vision.readers.gimmel import EMPTY, UNKNOWN, Observation, mismatch, position, shows
+from vision.readers.gimmel import (
+    EMPTY,
+    MOST_TAUGHT,
+    UNKNOWN,
+    Observation,
+    mismatch,
+    position,
+    shows,
+    teach,
+)
 
 GAME = get_game("gimmel")
 
@@ -61,3 +70,70 @@ def test_a_square_whose_reading_changed_counts_and_unknown_never_does():
     taken = dict(hidden.squares) | {"e5": EMPTY}
     gone = Observation("gimmel", taken, hidden.confidence)
     assert mismatch(gone, before, since) == 0.9
+
+
+def profile_with(examples):
+    """A profile's pieces as ``teach`` sees them: each class's examples."""
+    from calibration.profiles import Profile, Settings
+
+    pieces = {label: {"instances": list(found)} for label, found in examples.items()}
+    return Profile("gimmel", "gimmel-corners", Settings(), {}, pieces, frame=[50.0, 0.0, 0.0])
+
+
+def looks_of(squares):
+    return {name: ([60.0, 1.0, 2.0], [3.0, 0.8, 0.6, 1.2, 0.9]) for name in squares}
+
+
+def test_a_kind_misread_on_a_board_the_table_agreed_to_teaches_the_profile():
+    state = start()
+    seen = reading(state, wrong={"e5": "white beetle"}, sure=0.3)
+    seen = Observation("gimmel", seen.squares, seen.confidence, looks=looks_of(["e5", "d12"]))
+    profile = profile_with({"white falcon": [], "white beetle": [], "black cat": []})
+    taught: set = set()
+    assert teach(profile, seen, state, unsure=0.2, taught=taught) == ["e5"]
+    example = profile.pieces["white falcon"]["instances"][0]
+    assert example["square"] == "e5" and example["taught"] is True
+    assert example["shape"] == [3.0, 0.8, 0.6, 1.2, 0.9]
+    assert not profile.pieces["white beetle"]["instances"]
+    # d12's black cat was read right and surely enough (0.3 >= 0.2): nothing to teach.
+    assert not profile.pieces["black cat"]["instances"]
+    # The same piece on the same square is taught once.
+    assert teach(profile, seen, state, unsure=0.2, taught=taught) == []
+    assert len(profile.pieces["white falcon"]["instances"]) == 1
+    # Read right but unsurely: taught too, so that the next such reading is sure.
+    assert teach(profile, seen, state, unsure=0.5, taught=taught) == ["d12"]
+
+
+def test_a_board_that_differs_otherwise_than_in_kinds_teaches_nothing():
+    state = start()
+    profile = profile_with({"white falcon": [], "white beetle": [], "black cat": []})
+    # A piece where the state has none: the board is not yet the state (a move entered
+    # on the tablet before it was made, say).
+    extra = reading(state, wrong={"a1": "white cat", "e5": "white beetle"})
+    extra = Observation("gimmel", extra.squares, extra.confidence, looks=looks_of(["a1", "e5"]))
+    assert teach(profile, extra, state) is None
+    # A piece of the other colour: swapped pieces, not a kind misread.
+    swapped = reading(state, wrong={"e5": "black falcon"})
+    swapped = Observation("gimmel", swapped.squares, swapped.confidence, looks=looks_of(["e5"]))
+    assert teach(profile, swapped, state) is None
+    assert all(not kind["instances"] for kind in profile.pieces.values())
+    # A hand over a square hides it: it neither teaches nor stops the rest teaching.
+    hidden = reading(state, wrong={"e5": UNKNOWN, "d12": "black beetle"}, sure=0.9)
+    hidden = Observation("gimmel", hidden.squares, hidden.confidence, looks=looks_of(["d12"]))
+    profile.pieces["black beetle"] = {"instances": []}
+    assert teach(profile, hidden, state) == ["d12"]
+    assert profile.pieces["black cat"]["instances"][0]["square"] == "d12"
+
+
+def test_the_pieces_taught_are_bounded_the_oldest_going_first():
+    state = start()
+    profile = profile_with({"white falcon": [{"square": "c8", "lab": [1, 2, 3], "shape": [0] * 5}],
+                            "black cat": []})  # fmt: skip
+    seen = reading(state, wrong={"e5": "white beetle"})
+    seen = Observation("gimmel", seen.squares, seen.confidence, looks=looks_of(["e5"]))
+    for _ in range(MOST_TAUGHT + 3):
+        teach(profile, seen, state, taught=set())
+    examples = profile.pieces["white falcon"]["instances"]
+    # The set-up's own example stays; the taught ones are capped.
+    assert examples[0]["square"] == "c8" and "taught" not in examples[0]
+    assert sum(1 for e in examples if e.get("taught")) == MOST_TAUGHT

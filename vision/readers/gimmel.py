@@ -64,13 +64,16 @@ class Observation:
     ``"white falcon"``, or ``"unknown"``; ``confidence`` each reading's margin (0-1): for
     a piece, over the nearest other kind or colour; ``occupied`` how sure the reader is
     that a square holds a piece or not, whatever piece (a square missing: its
-    ``confidence``); ``board`` the registration's quality figures."""
+    ``confidence``); ``board`` the registration's quality figures; ``looks`` each
+    piece's blob as the reader saw it (its Lab colour and shape features), from which
+    the table can teach the profile what a misread piece really was (``teach``)."""
 
     game: str
     squares: dict[str, str]
     confidence: dict[str, float]
     board: dict[str, Any] = field(default_factory=dict)
     occupied: dict[str, float] = field(default_factory=dict)
+    looks: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict, repr=False)
 
     @property
     def pieces(self) -> dict[str, str]:
@@ -115,7 +118,7 @@ def read(
     # where a nearer neighbour's top leans in (when the camera's place is known).
     bands = lean_bands(registration, sheet, cells, settings, ps.inset_mm, px_per_mm)
     shares = square_shares(unlike, boxes, cells, bands)
-    squares, confidence, occupied = {}, {}, {}
+    squares, confidence, occupied, looks = {}, {}, {}, {}
     parts = None
     for k, name in enumerate(names):
         if shares[k] < kinds.least_share:
@@ -130,9 +133,11 @@ def read(
             occupied[name] = 0.5
             continue
         squares[name], confidence[name] = kinds.classify(blob)
+        looks[name] = (blob.colour.tolist(), blob.features.tolist())
         # As sure that something stands here as the square is unlike its empty self.
         occupied[name] = min(1.0, shares[k] / kinds.least_share - 1.0)
-    return Observation(profile.game, squares, confidence, registration.summary(), occupied)
+    return Observation(profile.game, squares, confidence, registration.summary(), occupied,
+                       looks)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -299,6 +304,56 @@ def mismatch(observation: Observation, state: Any, before: Before | None = None)
             sure = observation.occupied.get(name, sure)
         cost += max(sure, 0.05)
     return cost
+
+
+#: At most this many pieces of each class taught at the table are kept (the oldest go):
+#: enough to cover the board's corners and its middle, few enough to compare quickly.
+MOST_TAUGHT = 32
+
+
+def teach(
+    profile: Profile,
+    observation: Observation,
+    state: Any,
+    *,
+    unsure: float = 0.5,
+    taught: set[tuple[str, str]] | None = None,
+) -> list[str] | None:
+    """Teach ``profile`` (in memory) from a reading of a board known to show ``state``
+    (the table agreed to it, or a person entered it): each piece ``observation`` read as
+    another kind, or as its own kind by a margin under ``unsure``, becomes an example of
+    what it really is, so the next piece like it, standing much as it stood, is read
+    right and surely. ``taught`` holds the (square, piece) pairs already taught, and
+    gains those taught now. Only a reading that agrees with ``state`` on every square it
+    read, but for which kind a piece is, can teach (another disagreement means the board
+    is not yet ``state``): ``None`` then, else the squares taught (maybe none)."""
+    expected = position(state)
+    doubtful = []
+    for name, label in observation.squares.items():
+        if label == UNKNOWN:
+            continue
+        truth = expected.get(name, EMPTY)
+        if (label == EMPTY) != (truth == EMPTY):
+            return None
+        if label != truth and label.split()[0] != truth.split()[0]:
+            return None  # another colour: a piece swapped, not a kind misread
+        if truth != EMPTY and (label != truth or observation.confidence[name] < unsure):
+            doubtful.append(name)
+    done = taught if taught is not None else set()
+    now = []
+    for name in doubtful:
+        looks = observation.looks.get(name)
+        kind = profile.pieces.get(expected[name])
+        if looks is None or kind is None or (name, expected[name]) in done:
+            continue
+        examples = kind.setdefault("instances", [])
+        examples.append({"square": name, "lab": looks[0], "shape": looks[1], "taught": True})
+        learnt = [e for e in examples if e.get("taught")]
+        if len(learnt) > MOST_TAUGHT:
+            examples.remove(learnt[0])
+        done.add((name, expected[name]))
+        now.append(name)
+    return now
 
 
 def shows(observation: Observation, state: Any, before: Before | None = None) -> bool:
