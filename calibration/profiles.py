@@ -41,7 +41,7 @@ from calibration.board_plane import rectify as rectify_board
 from calibration.registration import Registration, register
 from calibration.sheet import Sheet
 
-VERSION = 2
+VERSION = 3
 #: The share of the set-up's squares whose piece may be passed over as too like its
 #: square; more, and the photo is taken not to show the set-up.
 MAY_MISS = 0.25
@@ -255,6 +255,13 @@ class Profile:
     #: The Lab colour of the board's frame just outside the grid, where a piece on an
     #: edge square may lean over.
     frame: list[float] | None = None
+    #: Per colour of piece (``"white"``), the Lab colours its pieces show, without their
+    #: shadows (``calibration.silhouettes.learn_palette``); empty for a game whose
+    #: pieces' shapes are not known.
+    palettes: dict[str, list[list[float]]] = field(default_factory=dict)
+    #: Where the lamp was (board mm: x, y, height), from the set-up pieces' shadows;
+    #: None when the light was too even to say.
+    lamp: list[float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -267,6 +274,8 @@ class Profile:
             "squares": self.squares,
             "pieces": self.pieces,
             "frame": self.frame,
+            "palettes": self.palettes,
+            "lamp": self.lamp,
             "opencv": cv2.__version__,
         }
 
@@ -282,7 +291,7 @@ class Profile:
                 f"{source}: profile version {data.get('version')!r}; this companion reads "
                 f"{VERSION}: learn the board again (companion calibrate board)"
             )
-        for name in ("game", "sheet", "settings", "squares", "pieces", "frame"):
+        for name in ("game", "sheet", "settings", "squares", "pieces", "frame", "palettes", "lamp"):
             if name not in data:
                 raise ProfileError(f"{source}: the field {name!r} is missing")
         if game is not None and data["game"] != game:
@@ -295,13 +304,27 @@ class Profile:
             settings = Settings(**data["settings"])
         except TypeError as error:
             raise ProfileError(f"{source}: settings: {error}") from None
+        palettes = data["palettes"]
+        if not isinstance(palettes, dict) or not all(
+            isinstance(p, list) and p and all(isinstance(c, list) and len(c) == 3 for c in p)
+            for p in palettes.values()
+        ):
+            raise ProfileError(f"{source}: palettes: expected lists of Lab colours by colour")
+        lamp = data["lamp"]
+        if lamp is not None and (not isinstance(lamp, list) or len(lamp) != 3):
+            raise ProfileError(f"{source}: lamp: expected [x, y, height] or null (got {lamp!r})")
         return cls(data["game"], data["sheet"], settings, data["squares"], data["pieces"],
-                   list(data.get("photos", [])), data["frame"])  # fmt: skip
+                   list(data.get("photos", [])), data["frame"], palettes, lamp)  # fmt: skip
 
     def difference(self, lab: np.ndarray, sheet: Sheet) -> np.ndarray:
         """Each pixel's Delta E from the empty board as this profile knows it, on a
         square-on Lab picture at ``settings.shape_px_per_mm`` (``view_board`` with
         ``shape=True``); each square's lightness follows its own edge now."""
+        return blobs.difference(lab, self.empty_board(lab, sheet))
+
+    def empty_board(self, lab: np.ndarray, sheet: Sheet) -> np.ndarray:
+        """The square-on picture (as ``difference`` takes it) as the empty board would
+        look now: each square its empty colour, its lightness following its own edge."""
         s = self.settings
         names, cells = board_squares(sheet)
         empty = np.array([self.squares[name]["lab"] for name in names], np.float32)
@@ -309,8 +332,7 @@ class Profile:
         empty = blobs.shaded(lab, whole, cells, empty, s.inset_mm * s.shape_px_per_mm,
                              tuple(s.shade_range))  # fmt: skip
         outside = np.asarray(self.frame if self.frame is not None else (0.0, 0.0, 0.0), np.float32)
-        empty_board = blobs.empty_picture(lab.shape[:2], whole, cells, empty, outside)
-        return blobs.difference(lab, empty_board)
+        return blobs.empty_picture(lab.shape[:2], whole, cells, empty, outside)
 
     def save(self, path: str | Path) -> None:
         path = Path(path)
@@ -361,7 +383,9 @@ def learn(
     partial = Profile(setup.game, sheet.name, settings, squares, {}, frame=frame)
     shape_view = view_board(setup_photo[1], sheet, settings=settings, shape=True,
                             registration=laid.registration)  # fmt: skip
-    parts = blobs.blob_parts(partial.difference(shape_view.lab, sheet) > settings.blob_delta_e)
+    empty_view = partial.empty_board(shape_view.lab, sheet)
+    unlike = blobs.difference(shape_view.lab, empty_view)
+    parts = blobs.blob_parts(unlike > settings.blob_delta_e)
     pieces: dict[str, dict[str, Any]] = {}
     missing = []
     for kind in setup.classes:
@@ -410,8 +434,54 @@ def learn(
                "differs too little from its square to learn from")  # fmt: skip
     learnt = len(setup.pieces) - len(missing)
     report(setup_photo[0], f"learnt {len(pieces)} kinds of piece on {learnt} squares")
+    shown = {name: kind for name, kind in setup.pieces.items() if name not in missing}
+    palettes, lamp = learn_light(shape_view, empty_view, unlike, sheet, setup.game, shown,
+                                 settings)  # fmt: skip
+    if palettes:
+        where = "too even to place the lamp" if lamp is None else (
+            f"the lamp {lamp[2] / 1000:.1f} m above the board")  # fmt: skip
+        report(setup_photo[0], f"learnt the pieces' colours apart from their shadows; {where}")
     photos = [empty[0], setup_photo[0]]
-    return Profile(setup.game, sheet.name, settings, squares, pieces, photos, frame)
+    return Profile(setup.game, sheet.name, settings, squares, pieces, photos, frame,
+                   palettes, lamp)  # fmt: skip
+
+
+def learn_light(
+    view: BoardView,
+    empty: np.ndarray,
+    unlike: np.ndarray,
+    sheet: Sheet,
+    game: str,
+    shown: dict[str, str],
+    settings: Settings,
+) -> tuple[dict[str, list[list[float]]], list[float] | None]:
+    """The pieces' colours apart from their shadows, and where the lamp is, from the
+    set-up photo (``view`` at the reading's scale, the ``empty`` board's picture and
+    the ``unlike`` difference): each set-up piece in ``shown`` is fitted with its kind's
+    shape (``calibration.silhouettes``). No palettes for a game whose pieces' shapes are
+    not known."""
+    from calibration import silhouettes
+    from calibration.shapes import ShapesError, load_shapes
+
+    try:
+        shapes = load_shapes(game)
+    except ShapesError:
+        return {}, None
+    px, margin = settings.shape_px_per_mm, settings.shape_margin_mm
+    grid = sheet.grid
+    eye = silhouettes.board_eye(view.registration)
+
+    def middle(name: str) -> np.ndarray:
+        row, col = square_cell(sheet, name)
+        return np.array([(col + 0.5) * grid.cell_width_mm, (row + 0.5) * grid.cell_height_mm])
+
+    known = [(kind, middle(name)) for name, kind in shown.items()]
+    seen = silhouettes.fit_known(unlike, known, shapes, eye, px, margin)
+    palettes = silhouettes.learn_palette(view.lab, unlike, seen, px, margin)
+    centre = np.array([grid.width_mm / 2, grid.height_mm / 2])
+    lamp = silhouettes.learn_lamp(view.lab, empty, unlike, seen, shapes, eye, centre, px, margin)
+    return ({colour: [_round(c) for c in palette] for colour, palette in palettes.items()},
+            None if lamp is None else _round(lamp))  # fmt: skip
 
 
 def check_bare(view: BoardView, name: str, sheet: Sheet, setup: SetUp, settings: Settings) -> None:

@@ -1,0 +1,471 @@
+"""What a piece covers on the square-on board picture, and the shadow it casts: a test of
+each kind of piece against the pixels of a square.
+
+A camera above the board sees a piece's top lean away from it; a lamp casts the piece's
+shadow away from the lamp. Given where the camera is (``board_eye``, from the frame's
+registration), where the lamp is (learnt from the set-up photo: ``learn_lamp``) and each
+kind's shape (``calibration.shapes``), every kind of piece, turned any way, covers a
+predictable patch of the square-on picture (``cover_masks``), and darkens another. A
+kind is then scored by how well that explains the pixels (``fit_scores``): a pixel it
+covers should look like a piece of that colour (the profile's palette of piece colours,
+``learn_palette``), a pixel in its shadow like the board darkened, and all else like
+the empty board, which costs nothing to either kind. The lowest score explains best.
+
+This looks at a piece differently from its blob's outline (``calibration.blobs``): the
+outline of what differs from the board mixes the piece with its shadow and loses a white
+top on a light square, where the fit weighs each pixel by what it looks like. The two
+err on different pieces; the reader adds them up (``vision.readers.gimmel``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.shapes import PieceShapes
+
+
+@dataclass(frozen=True)
+class FitSettings:
+    """``cap``: a pixel's colour difference (Delta E) counts up to this, so that one odd
+    pixel (a glint, a neighbour's edge) weighs no more than a clearly wrong one.
+    ``angle_step_deg``: the turns tried. ``half_mm``: the patch looked at, this far each
+    way from a square's middle (a falcon leaning 12 mm from a square's edge stays in).
+    ``search_mm``/``search_step_mm``: how far off its square's middle a piece is looked
+    for, and in what steps. ``shadow_range``: a shadow darkens the board's colour to
+    between these shares of it (Lab L + 16, a and b alike: the lamp's light is gone, the
+    room's still falls there; a pixel nearly as light as the board is no shadow).
+    ``palette_size``: colours in a palette. ``erode_px``: the set-up pieces' patches
+    are trimmed by this before their colours are taken (the edge blends with the
+    board). ``palette_floor``: a pixel of a set-up piece this like the empty board
+    (Delta E) does not go into its palette."""
+
+    cap: float = 30.0
+    angle_step_deg: float = 10.0
+    half_mm: float = 26.0
+    search_mm: float = 2.0
+    search_step_mm: float = 2.0
+    shadow_range: tuple[float, float] = (0.3, 0.85)
+    palette_size: int = 8
+    erode_px: int = 2
+    palette_floor: float = 12.0
+
+
+#: A piece standing on a square: its kind and how it is turned (radians).
+Hypothesis = tuple[str, float]
+
+
+def hypotheses(
+    shapes: PieceShapes, settings: FitSettings = FitSettings()
+) -> tuple[Hypothesis, ...]:
+    """Every kind, turned through its symmetry in ``angle_step_deg`` steps."""
+    found = []
+    for solid in shapes.solids:
+        turns = max(1, round(solid.symmetry_deg / settings.angle_step_deg))
+        if solid.symmetry_deg >= 360.0:
+            turns = 1  # round: a turn changes nothing
+        found += [(solid.kind, math.radians(k * solid.symmetry_deg / turns)) for k in range(turns)]
+    return tuple(found)
+
+
+def board_eye(registration: Any) -> np.ndarray | None:
+    """Where the camera is, in board mm: (x, y, height above the board). From the
+    registration's homography and the camera's matrix; without a calibrated camera, the
+    focal length is worked out from the homography itself (square pixels, the principal
+    point at the image's middle), or a common webcam's assumed when the board is seen
+    too squarely for that. ``None`` without an image size to assume from."""
+    camera = registration.camera
+    if camera is not None:
+        matrix = np.asarray(camera.matrix, np.float64)
+    elif registration.image_size is not None:
+        matrix = _assumed_matrix(registration.homography, registration.image_size)
+    else:
+        return None
+    m = np.linalg.inv(matrix) @ registration.homography
+    scale = 1.0 / np.linalg.norm(m[:, 0])
+    if m[2, 2] * scale < 0:
+        scale = -scale  # the board in front of the camera
+    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+    rotation = np.column_stack([r1, r2, np.cross(r1, r2)])
+    centre = -rotation.T @ t
+    return np.array([centre[0], centre[1], abs(centre[2])])
+
+
+#: Without a calibrated camera and with a board seen nearly square-on, a webcam's usual
+#: horizontal field of view is assumed (degrees).
+ASSUMED_FOV_DEG = 65.0
+
+
+def _assumed_matrix(homography: np.ndarray, image_size: Sequence[int]) -> np.ndarray:
+    width, height = image_size
+    shift = np.array([[1.0, 0, -width / 2], [0, 1.0, -height / 2], [0, 0, 1.0]])
+    h = shift @ homography
+    (a, b), (c, d), (e, f) = h[0, :2], h[1, :2], h[2, :2]
+    # A homography of a plane seen through K = diag(f, f, 1) makes its two columns, once
+    # K is undone, as long as each other and at right angles: two estimates of f squared.
+    estimates = []
+    if abs(e * f) > 1e-12:
+        estimates.append(-(a * b + c * d) / (e * f))
+    if abs(e * e - f * f) > 1e-12:
+        estimates.append(-(a * a + c * c - b * b - d * d) / (e * e - f * f))
+    focals = [math.sqrt(v) for v in estimates if v > 0]
+    plausible = [f for f in focals if 0.3 * width < f < 4 * width]
+    focal = float(np.median(plausible)) if plausible else (
+        width / 2 / math.tan(math.radians(ASSUMED_FOV_DEG) / 2))  # fmt: skip
+    return np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1.0]])
+
+
+def lean(points: np.ndarray, source: np.ndarray) -> np.ndarray:
+    """Points (N, 3: x, y mm, height mm) onto the board as seen from ``source`` (x, y,
+    height: the camera's eye, or a lamp): along the line from the source through each
+    point to where it meets the board. (N, 2) mm."""
+    heights = points[:, 2]
+    reach = heights / np.maximum(source[2] - heights, 1e-6)
+    return points[:, :2] + (points[:, :2] - source[:2]) * reach[:, None]
+
+
+def placed(shapes: PieceShapes, hypothesis: Hypothesis, centre_mm: np.ndarray) -> np.ndarray:
+    """The outline points of a piece standing at ``centre_mm`` (board mm), turned."""
+    kind, angle = hypothesis
+    points = shapes[kind].points
+    c, s = math.cos(angle), math.sin(angle)
+    turned = points[:, :2] @ np.array([[c, s], [-s, c]]) + centre_mm
+    return np.column_stack([turned, points[:, 2]])
+
+
+def cover_masks(
+    shapes: PieceShapes,
+    hyps: Sequence[Hypothesis],
+    centre_mm: np.ndarray,
+    eye: np.ndarray | None,
+    lamp: np.ndarray | None,
+    px_per_mm: float,
+    half_px: int,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """For a piece at ``centre_mm`` as each hypothesis: what it covers as the camera at
+    ``eye`` sees it, and (with a ``lamp``) its shadow outside that, each a 0/1 patch of
+    (2 half_px + 1)^2 picture px centred on ``centre_mm``, flattened: (H, P) float32.
+    Worked out once for a camera, lamp and square (a mounted camera stays put)."""
+    key = (
+        tuple(np.round(np.asarray(centre_mm) * 2).astype(int)),
+        None if eye is None else tuple(np.round(eye / 5.0).astype(int)),
+        None if lamp is None else tuple(np.round(lamp / 20.0).astype(int)),
+    )
+    return _cover_masks(shapes, tuple(hyps), key, px_per_mm, half_px)
+
+
+@functools.lru_cache(maxsize=512)
+def _cover_masks(shapes, hyps, key, px_per_mm, half_px):
+    centre = np.array(key[0], np.float64) / 2
+    eye = None if key[1] is None else np.array(key[1], np.float64) * 5.0
+    lamp = None if key[2] is None else np.array(key[2], np.float64) * 20.0
+    covers = _fill_hulls(shapes, hyps, centre, eye, px_per_mm, half_px)
+    flat = covers.reshape(len(hyps), -1)
+    if lamp is None:
+        return flat.astype(np.float32), None
+    shadows = _fill_hulls(shapes, hyps, centre, lamp, px_per_mm, half_px).reshape(len(hyps), -1)
+    return flat.astype(np.float32), (shadows * (1 - flat)).astype(np.float32)
+
+
+def _fill_hulls(shapes, hyps, centre, source, px_per_mm, half_px) -> np.ndarray:
+    """Each hypothesis's outline leaned from ``source`` (or straight down without one),
+    its convex hull filled: (H, side, side) 0/1 patches centred on ``centre``."""
+    side = 2 * half_px + 1
+    patches = np.zeros((len(hyps), side, side), np.uint8)
+    for rows, points, heights in _turned(shapes, hyps):
+        leaned = (_leaned(points + centre, heights, source) - centre) * px_per_mm + half_px
+        for j, i in enumerate(rows):
+            hull = cv2.convexHull(np.ascontiguousarray(leaned[j], np.float32))
+            cv2.fillConvexPoly(patches[i], np.round(hull.reshape(-1, 2)).astype(np.int32), 1)
+    return patches
+
+
+@functools.lru_cache(maxsize=16)
+def _turned(shapes, hyps):
+    """Per kind: the hypotheses' rows, their outline points turned about the foot
+    (turns, N, 2 mm) and the points' heights: the same wherever the piece stands."""
+    groups = []
+    for kind in dict.fromkeys(k for k, _ in hyps):
+        rows = [i for i, (k, _) in enumerate(hyps) if k == kind]
+        points = shapes[kind].points
+        turns = []
+        for i in rows:
+            c, s = math.cos(hyps[i][1]), math.sin(hyps[i][1])
+            turns.append(points[:, :2] @ np.array([[c, s], [-s, c]]))
+        groups.append((rows, np.array(turns), points[:, 2]))
+    return groups
+
+
+def _leaned(xy: np.ndarray, heights: np.ndarray, source: np.ndarray | None) -> np.ndarray:
+    """``lean`` for points (..., N, 2) of ``heights`` (N)."""
+    if source is None:
+        return xy
+    reach = heights / np.maximum(source[2] - heights, 1e-6)
+    return xy + (xy - source[:2]) * reach[:, None]
+
+
+# -- what pixels look like ---------------------------------------------------------------
+
+
+def delta_e(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Each pixel's CIE76 Delta E from one colour."""
+    return np.sqrt(((lab - np.asarray(colour, np.float32)) ** 2).sum(-1))
+
+
+def palette_cost(lab: np.ndarray, palette: np.ndarray, cap: float) -> np.ndarray:
+    """Each pixel's Delta E from the nearest colour of ``palette`` (K, 3), at most ``cap``."""
+    return palette_costs(lab, [palette], cap)[0]
+
+
+def palette_costs(lab: np.ndarray, palettes: Sequence[np.ndarray], cap: float) -> list[np.ndarray]:
+    """``palette_cost`` for several palettes at once."""
+    pixels = lab.reshape(-1, 3)
+    colours = np.concatenate([np.asarray(p, np.float32) for p in palettes])
+    # |p - c|^2 = |p|^2 - 2 p.c + |c|^2: one matrix product for every pixel and colour.
+    apart = (colours * colours).sum(1)[None] - 2.0 * (pixels @ colours.T)
+    apart += np.einsum("pc,pc->p", pixels, pixels)[:, None]
+    found, start = [], 0
+    for palette in palettes:
+        nearest = apart[:, start : start + len(palette)].min(axis=1)
+        found.append(np.minimum(np.sqrt(np.maximum(nearest, 0.0)), cap).reshape(lab.shape[:-1]))
+        start += len(palette)
+    return found
+
+
+def shadow_cost(lab: np.ndarray, empty: np.ndarray, shade_range: tuple[float, float],
+                cap: float) -> np.ndarray:  # fmt: skip
+    """Each pixel's Delta E from its empty colour darkened as a shadow darkens it, by
+    the share in ``shade_range`` that fits best (Lab L + 16, a and b all scale alike as
+    the light falling on a surface does), at most ``cap``. A pixel as light as the board
+    is no shadow, and costs."""
+    lift = np.array([16.0, 0.0, 0.0], np.float32)
+    seen, board = lab + lift, empty + lift
+    share = np.einsum("...c,...c->...", seen, board) / np.maximum(
+        np.einsum("...c,...c->...", board, board), 1e-3
+    )
+    np.clip(share, *shade_range, out=share)
+    seen -= board * share[..., None]
+    return np.minimum(np.sqrt(np.einsum("...c,...c->...", seen, seen)), cap)
+
+
+def offsets(settings: FitSettings, px_per_mm: float) -> list[tuple[int, int]]:
+    reach = round(settings.search_mm * px_per_mm)
+    step = max(1, round(settings.search_step_mm * px_per_mm))
+    along = range(-reach, reach + 1, step)
+    return [(dx, dy) for dy in along for dx in along]
+
+
+def fit_scores(
+    lab: np.ndarray,
+    empty: np.ndarray,
+    difference: np.ndarray,
+    centre_px: tuple[float, float],
+    masks: tuple[np.ndarray, np.ndarray | None],
+    hyps: Sequence[Hypothesis],
+    palettes: dict[str, np.ndarray],
+    px_per_mm: float,
+    settings: FitSettings = FitSettings(),
+) -> dict[str, float]:
+    """Each class's (``"white falcon"``) best score at the square whose middle is at
+    ``centre_px`` of the square-on picture (``lab``, the ``empty`` board's picture and
+    their ``difference``): the least, over the hypotheses of its kind and the offsets
+    searched, of what its cover and shadow cost more than the empty board there. Lower
+    explains better; the units are Delta E times pixels. ``hyps`` come kind by kind
+    (``hypotheses``' order)."""
+    covers, shades = masks
+    half = (round(math.sqrt(covers.shape[1])) - 1) // 2
+    shifts = offsets(settings, px_per_mm)
+    reach = max(max(abs(dx), abs(dy)) for dx, dy in shifts)
+    x, y = round(centre_px[0]), round(centre_px[1])
+    box = half + reach
+    lab_w = _window(lab, x, y, box)
+    board = np.minimum(_window(difference, x, y, box), settings.cap)
+    total = np.zeros((len(palettes), covers.shape[0], len(shifts)), np.float32)
+    if shades is not None:
+        dark = shadow_cost(lab_w, _window(empty, x, y, box), settings.shadow_range, settings.cap)
+        total += shades @ _shifted(dark - board, shifts, half, reach).T
+    colours = list(palettes)
+    costs = palette_costs(lab_w, [palettes[c] for c in colours], settings.cap)
+    for k, cost in enumerate(costs):
+        total[k] += covers @ _shifted(cost - board, shifts, half, reach).T
+    best = total.min(axis=2)  # (colours, H)
+    kinds = [kind for kind, _ in hyps]
+    starts = [i for i, kind in enumerate(kinds) if i == 0 or kinds[i - 1] != kind]
+    per_kind = np.minimum.reduceat(best, starts, axis=1)
+    return {f"{colour} {kinds[start]}": float(per_kind[k, j])
+            for k, colour in enumerate(colours) for j, start in enumerate(starts)}  # fmt: skip
+
+
+def _window(picture: np.ndarray, x: int, y: int, half: int) -> np.ndarray:
+    """The (2 half + 1)^2 px around (x, y), padded by repeating the picture's edge."""
+    height, width = picture.shape[:2]
+    x0, y0, x1, y1 = x - half, y - half, x + half + 1, y + half + 1
+    if x0 >= 0 and y0 >= 0 and x1 <= width and y1 <= height:
+        return picture[y0:y1, x0:x1]
+    rows = np.clip(np.arange(y0, y1), 0, height - 1)
+    cols = np.clip(np.arange(x0, x1), 0, width - 1)
+    return picture[rows[:, None], cols[None, :]]
+
+
+def _shifted(values: np.ndarray, shifts: list[tuple[int, int]], half: int, reach: int):
+    """The patch of (2 half + 1)^2 at each shift from the middle of ``values``, flattened
+    one a row: (shifts, P)."""
+    side = 2 * half + 1
+    views = np.lib.stride_tricks.sliding_window_view(values, (side, side))
+    index = np.array(shifts) + reach
+    return views[index[:, 1], index[:, 0]].reshape(len(shifts), -1)
+
+
+# -- learnt from the set-up photo --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A set-up piece as the set-up photo shows it: its class, where it stands (board
+    mm, the best fit's) and how it is turned, and its cover patch there."""
+
+    label: str
+    centre_mm: np.ndarray
+    hypothesis: Hypothesis
+    cover: np.ndarray
+
+
+def fit_known(
+    difference: np.ndarray,
+    pieces: Iterable[tuple[str, np.ndarray]],
+    shapes: PieceShapes,
+    eye: np.ndarray | None,
+    px_per_mm: float,
+    margin_mm: float,
+    settings: FitSettings = FitSettings(),
+) -> list[Seen]:
+    """Where each known piece (its class ``"white cat"`` and its square's middle in board
+    mm) stands and how it is turned, by what differs from the empty board (no colours
+    known yet): the hypothesis of its kind covering the most pixels unlike the board and
+    the fewest like it, at offsets up to twice the reader's search, one px apart."""
+    half = round(settings.half_mm * px_per_mm)
+    hyps = hypotheses(shapes, settings)
+    unlike = settings.cap / 2 - np.minimum(difference, settings.cap)
+    reach = round(2 * settings.search_mm * px_per_mm)
+    shifts = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)]
+    found = []
+    for label, centre_mm in pieces:
+        kind = label.split()[-1]
+        mine = [i for i, (k, _) in enumerate(hyps) if k == kind]
+        covers, _ = cover_masks(shapes, hyps, centre_mm, eye, None, px_per_mm, half)
+        x, y = ((np.asarray(centre_mm) + margin_mm) * px_per_mm).round().astype(int)
+        patches = _shifted(_window(unlike, x, y, half + reach), shifts, half, reach)
+        scores = covers[mine] @ patches.T
+        i, k = np.unravel_index(int(np.argmin(scores)), scores.shape)
+        dx, dy = shifts[k]
+        found.append(Seen(label, np.asarray(centre_mm) + np.array([dx, dy]) / px_per_mm,
+                          hyps[mine[i]], covers[mine[i]]))  # fmt: skip
+    return found
+
+
+def learn_palette(
+    lab: np.ndarray,
+    difference: np.ndarray,
+    seen: Sequence[Seen],
+    px_per_mm: float,
+    margin_mm: float,
+    settings: FitSettings = FitSettings(),
+) -> dict[str, np.ndarray]:
+    """Per colour (the classes' first word), the ``palette_size`` colours its pieces
+    show: the pixels well inside each set-up piece's cover (not its shadow, not the
+    board beside it), grouped (k-means, started from spread-out pixels so that the same
+    photo always gives the same palette)."""
+    half = round(settings.half_mm * px_per_mm)
+    side = 2 * half + 1
+    kernel = np.ones((2 * settings.erode_px + 1,) * 2, np.uint8)
+    pixels: dict[str, list[np.ndarray]] = {}
+    for piece in seen:
+        cover = cv2.erode(piece.cover.reshape(side, side).astype(np.uint8), kernel) > 0
+        x, y = ((piece.centre_mm + margin_mm) * px_per_mm).round().astype(int)
+        keep = cover & (_window(difference, x, y, half) > settings.palette_floor)
+        pixels.setdefault(piece.label.split()[0], []).append(_window(lab, x, y, half)[keep])
+    return {colour: kmeans(np.concatenate(found), settings.palette_size)
+            for colour, found in pixels.items() if sum(len(f) for f in found)}  # fmt: skip
+
+
+def kmeans(points: np.ndarray, k: int, rounds: int = 12) -> np.ndarray:
+    """``k`` centres of ``points`` (N, 3), deterministically: started from the point
+    farthest from those chosen, first from the mean."""
+    points = np.asarray(points, np.float32)
+    k = min(k, len(points))
+    centres = [points.mean(0)]
+    nearest = delta_e(points, centres[0])
+    for _ in range(1, k):
+        centres.append(points[int(np.argmax(nearest))])
+        nearest = np.minimum(nearest, delta_e(points, centres[-1]))
+    centres = np.array(centres)
+    for _ in range(rounds):
+        apart = ((points[:, None, :] - centres[None]) ** 2).sum(-1)
+        owner = apart.argmin(1)
+        for j in range(k):
+            mine = points[owner == j]
+            if len(mine):
+                centres[j] = mine.mean(0)
+    return centres
+
+
+#: The lamps tried when learning where it is: distances (mm) from the board's middle,
+#: heights above the horizon (degrees) and directions round it (degrees, steps).
+LAMP_DISTANCES_MM = (700.0, 1000.0, 1400.0)
+LAMP_ELEVATIONS_DEG = tuple(range(25, 90, 10))
+LAMP_AZIMUTH_STEP_DEG = 15
+#: A lamp is taken only if its shadows explain the set-up photo at least this much
+#: better than no shadows, per piece (Delta E times px): else the light is too even to
+#: say, and the fit goes without shadows.
+LEAST_SHADOW_GAIN = 10.0
+
+
+def learn_lamp(
+    lab: np.ndarray,
+    empty: np.ndarray,
+    difference: np.ndarray,
+    seen: Sequence[Seen],
+    shapes: PieceShapes,
+    eye: np.ndarray | None,
+    board_middle_mm: np.ndarray,
+    px_per_mm: float,
+    margin_mm: float,
+    settings: FitSettings = FitSettings(),
+) -> np.ndarray | None:
+    """Where the lamp is (board mm: x, y, height), as the one whose shadows of the
+    set-up pieces, as they stand (``fit_known``), best explain the darkened board
+    beside them; ``None`` when no lamp tried does much better than none."""
+    half = round(settings.half_mm * px_per_mm)
+    shade = shadow_cost(lab, empty, settings.shadow_range, settings.cap)
+    gain = shade - np.minimum(difference, settings.cap)
+    patches = []
+    for piece in seen:
+        x, y = ((piece.centre_mm + margin_mm) * px_per_mm).round().astype(int)
+        patches.append(_window(gain, x, y, half).ravel())
+    best, where = -LEAST_SHADOW_GAIN * len(seen), None
+    for lamp in _lamps(board_middle_mm):
+        total = 0.0
+        for piece, patch in zip(seen, patches, strict=True):
+            _, shadows = cover_masks(shapes, (piece.hypothesis,), piece.centre_mm, eye, lamp,
+                                     px_per_mm, half)  # fmt: skip
+            total += float(shadows[0] @ patch)
+        if total < best:
+            best, where = total, lamp
+    return where
+
+
+def _lamps(middle: np.ndarray) -> Iterable[np.ndarray]:
+    for distance in LAMP_DISTANCES_MM:
+        for elevation in LAMP_ELEVATIONS_DEG:
+            up, out = math.sin(math.radians(elevation)), math.cos(math.radians(elevation))
+            for azimuth in range(0, 360, LAMP_AZIMUTH_STEP_DEG):
+                a = math.radians(azimuth)
+                x = middle[0] + distance * out * math.cos(a)
+                y = middle[1] + distance * out * math.sin(a)
+                yield np.array([x, y, distance * up])

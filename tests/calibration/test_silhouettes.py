@@ -1,0 +1,140 @@
+"""Fitting each kind's shape to a square (calibration/silhouettes.py): where the camera
+and the lamp are, what a piece covers and shadows, and on rendered frames that the fit
+tells the kinds apart where the blob's outline does not."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.profiles import learn, load_setup
+from calibration.registration import register
+from calibration.shapes import load_shapes
+from calibration.sheet import load_sheet
+from calibration.silhouettes import board_eye, cover_masks, hypotheses, kmeans, lean
+
+
+@pytest.fixture(scope="module")
+def shapes():
+    return load_shapes("gimmel")
+
+
+def test_a_point_leans_away_from_the_camera_by_its_height():
+    eye = np.array([0.0, 0.0, 600.0])
+    points = np.array([[100.0, 0.0, 0.0], [100.0, 0.0, 12.0], [0.0, 0.0, 12.0]])
+    seen = lean(points, eye)
+    assert seen[0] == pytest.approx([100.0, 0.0])  # on the board: where it is
+    assert seen[1] == pytest.approx([100.0 + 100.0 * 12 / 588, 0.0])  # away from the eye
+    assert seen[2] == pytest.approx([0.0, 0.0])  # right under the eye: straight down
+
+
+def test_the_turns_tried_cover_each_kinds_symmetry_once(shapes):
+    found = hypotheses(shapes)
+    kinds = [kind for kind, _ in found]
+    assert kinds.count("falcon") == 1 and kinds.count("cat") == 12 and kinds.count("beetle") == 18
+    cat_turns = sorted(math.degrees(a) for k, a in found if k == "cat")
+    assert cat_turns[0] == 0 and cat_turns[-1] == pytest.approx(110)
+
+
+def test_a_falcon_covers_a_disc_from_above_and_leans_away_from_a_camera_aside(shapes):
+    hyps = (("falcon", 0.0),)
+    centre = np.array([100.0, 100.0])
+    above, _ = cover_masks(shapes, hyps, centre, np.array([100.0, 100.0, 800.0]), None, 1.0, 26)
+    # Seen from straight above, its top (nearer the camera) looks a little larger than
+    # its foot: a disc of 9 mm radius, a little more (1.5 %, and the half pixel round
+    # its edge that filling a polygon takes in).
+    assert math.pi * 9.0**2 < above[0].sum() < math.pi * 9.7**2
+    aside, shade = cover_masks(shapes, hyps, centre, np.array([-400.0, 100.0, 500.0]),
+                               np.array([100.0, 600.0, 800.0]), 1.0, 26)  # fmt: skip
+    patch = aside[0].reshape(53, 53)
+    ys, xs = np.nonzero(patch)
+    # Its top lands 12 / (500 - 12) of the 500 mm to the camera further away: +x.
+    assert xs.max() - xs.min() + 1 == pytest.approx(18 + 12 * 500 / 488, abs=2)
+    assert ys.max() - ys.min() + 1 == pytest.approx(18, abs=2)
+    assert xs.mean() > 26 + 4
+    # Its shadow falls away from the lamp (+y is towards the lamp here: the shadow -y),
+    # outside what it covers.
+    shadow = shade[0].reshape(53, 53)
+    assert shadow.sum() > 0 and not (shadow * patch).any()
+    assert np.nonzero(shadow)[0].mean() < 26
+
+
+def test_kmeans_is_the_same_every_time_and_finds_well_apart_groups():
+    rng = np.random.default_rng(4)
+    points = np.vstack([rng.normal((20, 0, 0), 1, (50, 3)), rng.normal((80, 5, 5), 1, (50, 3))])
+    first, again = kmeans(points, 2), kmeans(points[::-1], 2)
+    assert sorted(first[:, 0].round()) == [20, 80]
+    assert sorted(first[:, 0].round()) == sorted(again[:, 0].round())
+
+
+@pytest.fixture(scope="module")
+def table_frames():
+    """Three rendered tables: their two board photos, one play frame, and the truth."""
+    from vision.render.series import render_series, series_table
+
+    found = []
+    for seed in (4, 9, 11):
+        table = series_table("gimmel", seed)
+        empty, laid = render_series("gimmel", seed, 2, "board", table=table)
+        (play,) = render_series("gimmel", seed, 1, "play", table=table)
+        found.append((seed, *(decode(r) for r in (empty, laid, play)), play.truth))
+    return found
+
+
+def decode(rendered):
+    return cv2.imdecode(np.frombuffer(rendered.jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
+def test_the_camera_is_placed_from_the_board_with_or_without_its_calibration(table_frames):
+    sheet = load_sheet("gimmel")
+    for _seed, empty, _laid, _play, truth in table_frames:
+        pose = truth["camera"]["pose"]
+        where = np.array(pose["centre_mm"]) * (1, 1, -1)  # the renderer's heights are -z
+        calibrated = board_eye(register(empty, sheet, camera=truth["camera"]))
+        assert calibrated == pytest.approx(where, abs=3.0)
+        # Without a calibration the focal length is worked out from the board's view:
+        # the camera is placed less well, but on the right side and at about its height.
+        guessed = board_eye(register(empty, sheet))
+        assert np.linalg.norm(guessed - where) < 0.25 * where[2]
+
+
+def test_the_set_up_photo_teaches_the_lamps_place_and_the_pieces_colours(table_frames):
+    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
+    middle = np.array([sheet.grid.width_mm / 2, sheet.grid.height_mm / 2])
+    for seed, empty, laid, _play, truth in table_frames:
+        profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=truth["camera"])
+        lamp = truth["render"]["table"]["lamp"]["position_mm"]
+        true_way = math.atan2(lamp[1] - middle[1], lamp[0] - middle[0])
+        assert profile.lamp is not None, seed
+        learnt_way = math.atan2(profile.lamp[1] - middle[1], profile.lamp[0] - middle[0])
+        apart = abs((learnt_way - true_way + math.pi) % (2 * math.pi) - math.pi)
+        assert math.degrees(apart) < 40, (seed, profile.lamp, lamp)
+        # The pieces' own colours, not the board's nor their shadows': the white
+        # pieces' palette holds near-white, the black pieces' near-black, and neither
+        # takes the board's coloured squares (chroma well under the board's).
+        white, black = np.array(profile.palettes["white"]), np.array(profile.palettes["black"])
+        assert white[:, 0].max() > 80 and black[:, 0].min() < 30
+        assert np.hypot(white[:, 1], white[:, 2]).max() < 20
+
+
+def test_the_fit_reads_kinds_the_examples_alone_misread(table_frames):
+    """The reader with the fit misreads fewer pieces of these frames than without it."""
+    from vision.readers.gimmel import ReaderSettings, read
+
+    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
+    wrong = {"fit": 0, "alone": 0}
+    pieces = 0
+    for _seed, empty, laid, play, truth in table_frames:
+        profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=truth["camera"])
+        for way, below in (("fit", 0.5), ("alone", 0.0)):
+            seen = read(play, sheet, profile, camera=truth["camera"],
+                        settings=ReaderSettings(fit_below=below))  # fmt: skip
+            for name, label in truth["position"].items():
+                if name not in truth["unknown"]:
+                    wrong[way] += seen.squares[name] != label
+        pieces += len(set(truth["position"]) - set(truth["unknown"]))
+    assert pieces > 40
+    assert wrong["fit"] < wrong["alone"], wrong
