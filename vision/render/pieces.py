@@ -1,10 +1,10 @@
 """Gimmel's pieces in three dimensions: their shapes as small meshes, and their materials.
 
-Sizes are in millimetres relative to the board's cell, as real pieces are made to fit
-their squares (``rulebook "1. Spielvorbereitung"``): the falcon (Horus) a cylinder about
-0.6 of a cell across and 12 mm tall with a bevelled top; the cat goddess (Bastet) a
-three-sided block tapering upward, a triangle seen from above; the beetle (scarab) an
-oval dome with six legs. White pieces are an off-white, slightly glossy material; black
+Sizes are the pieces' shapes file's (``calibration/pieces/gimmel.toml``, read through
+``calibration.shapes``), the one the readers fit, so that the two cannot disagree: the
+falcon (Horus) a cylinder with a bevelled top; the cat goddess (Bastet) a three-sided
+block tapering upward, a triangle seen from above; the beetle (scarab) an oval dome
+with six legs. White pieces are an off-white, slightly glossy material; black
 ones near-black and shinier (their highlight is most of what shows their shape).
 
 A mesh is a list of flat faces with outward normals in the piece's own frame (x, y on
@@ -21,16 +21,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-#: Shapes relative to the cell's side (cell_mm): the falcon's diameter, the cat's
-#: circumradius at its base, the beetle's half-width and half-length; heights in mm.
-FALCON_DIAMETER = 0.6
-FALCON_HEIGHT_MM = 12.0
-CAT_RADIUS = 0.38
-CAT_TOP = 0.72
-CAT_HEIGHT_MM = 13.0
-BEETLE_HALF_WIDTH = 0.25
-BEETLE_HALF_LENGTH = 0.34
-BEETLE_HEIGHT_MM = 9.0
+from calibration.shapes import Solid, load_shapes
 
 
 @dataclass(frozen=True)
@@ -100,11 +91,11 @@ def _ring(radius_x: float, radius_y: float, height: float, n: int) -> np.ndarray
     return np.column_stack([radius_x * np.cos(a), radius_y * np.sin(a), np.full(n, -height)])
 
 
-def falcon(cell_mm: float) -> Mesh:
+def falcon(solid: Solid) -> Mesh:
     """A cylinder with a small bevel round its top."""
     n = 32
-    r = FALCON_DIAMETER * cell_mm / 2
-    h = FALCON_HEIGHT_MM
+    r = solid.size("diameter_mm") / 2
+    h = solid.height_mm
     bevel = min(1.0, r * 0.1)
     bottom, shoulder = _ring(r, r, 0, n), _ring(r, r, h - bevel, n)
     top = _ring(r - bevel, r - bevel, h, n)
@@ -120,15 +111,16 @@ def falcon(cell_mm: float) -> Mesh:
     return Mesh(tuple(faces), height_mm=h)
 
 
-def cat(cell_mm: float) -> Mesh:
-    """A three-sided block tapering upward; its first corner points along +x."""
-    r = CAT_RADIUS * cell_mm
-    h = CAT_HEIGHT_MM
-    base = _ring(r, r, 0, 3)
-    top = _ring(r * CAT_TOP, r * CAT_TOP, h, 3)
+def cat(solid: Solid) -> Mesh:
+    """A block of ``sides`` (three) tapering upward; its first corner points along +x."""
+    n = int(solid.size("sides"))
+    r, top_r = solid.size("base_circumradius_mm"), solid.size("top_circumradius_mm")
+    h = solid.height_mm
+    base = _ring(r, r, 0, n)
+    top = _ring(top_r, top_r, h, n)
     faces = []
-    for k in range(3):
-        j = (k + 1) % 3
+    for k in range(n):
+        j = (k + 1) % n
         quad = np.array([base[k], base[j], top[j], top[k]])
         normal = np.cross(quad[1] - quad[0], quad[3] - quad[0])
         centre = quad.mean(0)
@@ -139,12 +131,12 @@ def cat(cell_mm: float) -> Mesh:
     return Mesh(tuple(faces), height_mm=h)
 
 
-def beetle(cell_mm: float) -> Mesh:
+def beetle(solid: Solid) -> Mesh:
     """Half an ellipsoid (longer along +x, the way it crawls) on six short legs, with
     the line between its wing cases along the top."""
-    a = BEETLE_HALF_LENGTH * cell_mm
-    b = BEETLE_HALF_WIDTH * cell_mm
-    c = BEETLE_HEIGHT_MM
+    a = solid.size("length_mm") / 2
+    b = solid.size("width_mm") / 2
+    c = solid.height_mm
     n, layers = 20, 5
     lat = np.linspace(0, math.radians(78), layers + 1)
     rings = [_ring(a * math.cos(t), b * math.cos(t), c * math.sin(t), n) for t in lat]
@@ -165,7 +157,7 @@ def beetle(cell_mm: float) -> Mesh:
     for sx in (-0.5, 0.05, 0.55):
         for sy in (-1, 1):
             root = np.array([sx * a, sy * b * 0.8, -1.0])
-            reach = 0.07 * cell_mm
+            reach = solid.size("legs_mm")
             tip = root + np.array([0.35 * sx * reach * 2, sy * (b * 0.2 + reach), 0.6])
             along = tip - root
             across = np.cross(along, [0, 0, 1.0])
@@ -177,14 +169,16 @@ def beetle(cell_mm: float) -> Mesh:
     return Mesh(tuple(faces), tuple(legs), (line,), height_mm=c)
 
 
-SHAPES = {"falcon": falcon, "cat": cat, "beetle": beetle}
+#: How each form of the shapes file is drawn.
+FORMS = {"cylinder": falcon, "prism": cat, "dome": beetle}
 
 
 @lru_cache(maxsize=32)
-def mesh(kind: str, cell_mm: float) -> Mesh:
-    """The mesh of a kind of piece (``falcon``, ``cat``, ``beetle``) for squares of
-    ``cell_mm``; a piece's own size differs by a uniform scale (``PlacedPiece.scale``)."""
+def mesh(kind: str, game: str = "gimmel") -> Mesh:
+    """The mesh of a kind of piece (``falcon``, ``cat``, ``beetle``) as the game's shapes
+    file gives it; a piece's own size differs by a uniform scale (``PlacedPiece.scale``)."""
     try:
-        return SHAPES[kind](cell_mm)
+        solid = load_shapes(game)[kind]
     except KeyError:
         raise ValueError(f"no shape for a piece of kind {kind!r}") from None
+    return FORMS[solid.form](solid)

@@ -111,7 +111,6 @@ def place_pieces(
     set's material is drawn from ``rng`` first."""
     if materials is None:
         materials = {"white": material("white", rng), "black": material("black", rng)}
-    cell = min(sheet.grid.cell_width_mm, sheet.grid.cell_height_mm)
     placed = []
     for name in sorted(position, key=_square_order):
         colour, kind = _piece_words(position[name], name)
@@ -132,7 +131,7 @@ def place_pieces(
                 np.array([x + dx, y + dy, 0.0]),
                 angle,
                 scale,
-                mesh(kind, cell),
+                mesh(kind),
                 materials[colour],
             )
         )
