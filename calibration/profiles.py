@@ -262,6 +262,17 @@ class Profile:
     #: Where the lamp was (board mm: x, y, height), from the set-up pieces' shadows;
     #: None when the light was too even to say.
     lamp: list[float] | None = None
+    #: The pieces' shapes the profile was learnt with (a shapes file's contents,
+    #: ``calibration.shapes``), so that a reader fits the same; None for a game whose
+    #: pieces' shapes are not known.
+    shapes: dict[str, Any] | None = None
+
+    @functools.cached_property
+    def piece_shapes(self) -> Any:
+        """``shapes`` as a ``calibration.shapes.PieceShapes``, or None."""
+        from calibration.shapes import shapes_from_data
+
+        return None if self.shapes is None else shapes_from_data(self.shapes, self.game)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -276,6 +287,7 @@ class Profile:
             "frame": self.frame,
             "palettes": self.palettes,
             "lamp": self.lamp,
+            "shapes": self.shapes,
             "opencv": cv2.__version__,
         }
 
@@ -291,7 +303,8 @@ class Profile:
                 f"{source}: profile version {data.get('version')!r}; this companion reads "
                 f"{VERSION}: learn the board again (companion calibrate board)"
             )
-        for name in ("game", "sheet", "settings", "squares", "pieces", "frame", "palettes", "lamp"):
+        for name in ("game", "sheet", "settings", "squares", "pieces", "frame", "palettes", "lamp",
+                     "shapes"):  # fmt: skip
             if name not in data:
                 raise ProfileError(f"{source}: the field {name!r} is missing")
         if game is not None and data["game"] != game:
@@ -313,8 +326,17 @@ class Profile:
         lamp = data["lamp"]
         if lamp is not None and (not isinstance(lamp, list) or len(lamp) != 3):
             raise ProfileError(f"{source}: lamp: expected [x, y, height] or null (got {lamp!r})")
+        shapes = data["shapes"]
+        if shapes is not None:
+            from calibration.shapes import ShapesError, shapes_from_data
+
+            try:
+                shapes_from_data(shapes, data["game"], f"{source}: shapes")
+            except ShapesError as error:
+                raise ProfileError(str(error)) from None
         return cls(data["game"], data["sheet"], settings, data["squares"], data["pieces"],
-                   list(data.get("photos", [])), data["frame"], palettes, lamp)  # fmt: skip
+                   list(data.get("photos", [])), data["frame"], palettes, lamp,
+                   shapes)  # fmt: skip
 
     def difference(self, lab: np.ndarray, sheet: Sheet) -> np.ndarray:
         """Each pixel's Delta E from the empty board as this profile knows it, on a
@@ -358,10 +380,13 @@ def learn(
     camera: Any = None,
     settings: Settings = Settings(),
     progress: Callable[[str, str], None] | None = None,
+    shapes: Any = None,
 ) -> Profile:
     """Learn a profile from a photo of the empty board and one of the reference set-up
     (each a (name, BGR image) pair). A photo whose board is not visible, or whose set-up
-    squares show no piece, is refused naming the photo and the squares."""
+    squares show no piece, is refused naming the photo and the squares. ``shapes``: the
+    pieces' shapes (``calibration.shapes.PieceShapes``; the game's shipped file by
+    default)."""
     report = progress or (lambda _name, _word: None)
     views = []
     for name, image in (empty, setup_photo):
@@ -435,15 +460,22 @@ def learn(
     learnt = len(setup.pieces) - len(missing)
     report(setup_photo[0], f"learnt {len(pieces)} kinds of piece on {learnt} squares")
     shown = {name: kind for name, kind in setup.pieces.items() if name not in missing}
-    palettes, lamp = learn_light(shape_view, empty_view, unlike, sheet, setup.game, shown,
-                                 settings)  # fmt: skip
+    if shapes is None:
+        from calibration.shapes import ShapesError, load_shapes
+
+        try:
+            shapes = load_shapes(setup.game)
+        except ShapesError:
+            shapes = None  # a game whose pieces' shapes are not known
+    palettes, lamp = ({}, None) if shapes is None else learn_light(
+        shape_view, empty_view, unlike, sheet, shapes, shown, settings)  # fmt: skip
     if palettes:
         where = "too even to place the lamp" if lamp is None else (
             f"the lamp {lamp[2] / 1000:.1f} m above the board")  # fmt: skip
         report(setup_photo[0], f"learnt the pieces' colours apart from their shadows; {where}")
     photos = [empty[0], setup_photo[0]]
     return Profile(setup.game, sheet.name, settings, squares, pieces, photos, frame,
-                   palettes, lamp)  # fmt: skip
+                   palettes, lamp, None if shapes is None else shapes.data)  # fmt: skip
 
 
 def learn_light(
@@ -451,22 +483,16 @@ def learn_light(
     empty: np.ndarray,
     unlike: np.ndarray,
     sheet: Sheet,
-    game: str,
+    shapes: Any,
     shown: dict[str, str],
     settings: Settings,
 ) -> tuple[dict[str, list[list[float]]], list[float] | None]:
     """The pieces' colours apart from their shadows, and where the lamp is, from the
     set-up photo (``view`` at the reading's scale, the ``empty`` board's picture and
     the ``unlike`` difference): each set-up piece in ``shown`` is fitted with its kind's
-    shape (``calibration.silhouettes``). No palettes for a game whose pieces' shapes are
-    not known."""
+    shape (``shapes``, ``calibration.silhouettes``)."""
     from calibration import silhouettes
-    from calibration.shapes import ShapesError, load_shapes
 
-    try:
-        shapes = load_shapes(game)
-    except ShapesError:
-        return {}, None
     px, margin = settings.shape_px_per_mm, settings.shape_margin_mm
     grid = sheet.grid
     eye = silhouettes.board_eye(view.registration)

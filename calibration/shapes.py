@@ -62,10 +62,12 @@ class Solid:
 
 @dataclass(frozen=True, eq=False)
 class PieceShapes:
-    """A game's pieces: a ``Solid`` per kind (``"falcon"``, ...)."""
+    """A game's pieces: a ``Solid`` per kind (``"falcon"``, ...), and the file's ``data``
+    as read (an appearance profile keeps it: ``calibration.profiles``)."""
 
     game: str
     solids: tuple[Solid, ...]
+    data: dict[str, Any]
 
     def __getitem__(self, kind: str) -> Solid:
         for solid in self.solids:
@@ -101,6 +103,8 @@ def load_shapes(game: str, path: str | None = None) -> PieceShapes:
 
 def shapes_from_data(data: Any, game: str, source: str = "shapes") -> PieceShapes:
     """Validate a parsed shapes file and build each kind's solid."""
+    if not isinstance(data, dict):
+        raise ShapesError(f"{source}: expected a table of pieces (got {type(data).__name__})")
     if data.get("shapes") != SHAPES_VERSION:
         found = data.get("shapes")
         raise ShapesError(f"{source}: shapes = {SHAPES_VERSION} expected (got {found!r})")
@@ -115,7 +119,7 @@ def shapes_from_data(data: Any, game: str, source: str = "shapes") -> PieceShape
         solids.append(_solid(kind, table, f"{source}: [{kind}]"))
     if not solids:
         raise ShapesError(f"{source}: no piece's shape is given")
-    return PieceShapes(game, tuple(solids))
+    return PieceShapes(game, tuple(solids), data)
 
 
 def _solid(kind: str, table: dict[str, Any], where: str) -> Solid:

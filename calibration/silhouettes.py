@@ -278,28 +278,56 @@ def fit_scores(
     searched, of what its cover and shadow cost more than the empty board there. Lower
     explains better; the units are Delta E times pixels. ``hyps`` come kind by kind
     (``hypotheses``' order)."""
-    covers, shades = masks
-    half = (round(math.sqrt(covers.shape[1])) - 1) // 2
+    return fit_scores_many(lab, empty, difference, [centre_px], [masks], hyps, palettes,
+                           px_per_mm, settings)[0]  # fmt: skip
+
+
+def fit_scores_many(
+    lab: np.ndarray,
+    empty: np.ndarray,
+    difference: np.ndarray,
+    centres_px: Sequence[tuple[float, float]],
+    masks: Sequence[tuple[np.ndarray, np.ndarray | None]],
+    hyps: Sequence[Hypothesis],
+    palettes: dict[str, np.ndarray],
+    px_per_mm: float,
+    settings: FitSettings = FitSettings(),
+) -> list[dict[str, float]]:
+    """``fit_scores`` for several squares at once (each with its own ``masks``): one
+    pass of array work for them all, which costs much less than one a square."""
+    side = round(math.sqrt(masks[0][0].shape[1]))
+    half = (side - 1) // 2
     shifts = offsets(settings, px_per_mm)
     reach = max(max(abs(dx), abs(dy)) for dx, dy in shifts)
-    x, y = round(centre_px[0]), round(centre_px[1])
     box = half + reach
-    lab_w = _window(lab, x, y, box)
-    board = np.minimum(_window(difference, x, y, box), settings.cap)
-    total = np.zeros((len(palettes), covers.shape[0], len(shifts)), np.float32)
-    if shades is not None:
-        dark = shadow_cost(lab_w, _window(empty, x, y, box), settings.shadow_range, settings.cap)
-        total += shades @ _shifted(dark - board, shifts, half, reach).T
+    spots = [(round(x), round(y)) for x, y in centres_px]
+    lab_w = np.stack([_window(lab, x, y, box) for x, y in spots])
+    board = np.minimum(np.stack([_window(difference, x, y, box) for x, y in spots]), settings.cap)
+    covers = np.stack([cover for cover, _ in masks])  # (N, H, P)
     colours = list(palettes)
     costs = palette_costs(lab_w, [palettes[c] for c in colours], settings.cap)
-    for k, cost in enumerate(costs):
-        total[k] += covers @ _shifted(cost - board, shifts, half, reach).T
-    best = total.min(axis=2)  # (colours, H)
+    total = np.stack([covers @ _shifted_many(cost - board, shifts, side, reach) for cost in costs])
+    if masks[0][1] is not None:
+        empty_w = np.stack([_window(empty, x, y, box) for x, y in spots])
+        dark = shadow_cost(lab_w, empty_w, settings.shadow_range, settings.cap)
+        shades = np.stack([shade for _, shade in masks])
+        total += (shades @ _shifted_many(dark - board, shifts, side, reach))[None]
+    best = total.min(axis=3)  # (colours, N, H)
     kinds = [kind for kind, _ in hyps]
     starts = [i for i, kind in enumerate(kinds) if i == 0 or kinds[i - 1] != kind]
-    per_kind = np.minimum.reduceat(best, starts, axis=1)
-    return {f"{colour} {kinds[start]}": float(per_kind[k, j])
-            for k, colour in enumerate(colours) for j, start in enumerate(starts)}  # fmt: skip
+    per_kind = np.minimum.reduceat(best, starts, axis=2)  # (colours, N, kinds)
+    return [{f"{colour} {kinds[start]}": float(per_kind[c, n, j])
+             for c, colour in enumerate(colours) for j, start in enumerate(starts)}
+            for n in range(len(spots))]  # fmt: skip
+
+
+def _shifted_many(values: np.ndarray, shifts: list[tuple[int, int]], side: int, reach: int):
+    """For each square's map in ``values`` (N, box, box), the side x side patch at each
+    shift from its middle, flattened one a column: (N, P, shifts)."""
+    views = np.lib.stride_tricks.sliding_window_view(values, (side, side), axis=(1, 2))
+    index = np.array(shifts) + reach
+    patches = views[:, index[:, 1], index[:, 0]]  # (N, shifts, side, side)
+    return patches.reshape(len(values), len(shifts), -1).transpose(0, 2, 1)
 
 
 def _window(picture: np.ndarray, x: int, y: int, half: int) -> np.ndarray:

@@ -67,9 +67,10 @@ def calibrate_board(
     camera: str | None,
     sheet: str | None,
     stream: TextIO,
+    pieces: str | None = None,
 ) -> int:
     """``companion calibrate board``: the empty board's photo, then the reference
-    set-up's; the appearance profile."""
+    set-up's; the appearance profile. ``pieces``: a shapes file for the pieces."""
     import cv2
 
     from calibration.camera import CameraCalibration
@@ -83,6 +84,14 @@ def calibrate_board(
         )
     loaded = load_sheet(game, sheet)
     setup = load_setup(game)
+    shapes = None
+    if pieces is not None:
+        from calibration.shapes import ShapesError, load_shapes
+
+        try:
+            shapes = load_shapes(game, pieces)
+        except ShapesError as error:
+            raise ProfileError(str(error)) from None
     intrinsics = CameraCalibration.load(camera).to_json() if camera else None
     photos = []
     for path in images:
@@ -94,7 +103,8 @@ def calibrate_board(
     def progress(name: str, word: str) -> None:
         print(f"{name}  {word}", file=stream, flush=True)
 
-    profile = learn(photos[0], photos[1], loaded, setup, camera=intrinsics, progress=progress)
+    profile = learn(photos[0], photos[1], loaded, setup, camera=intrinsics, progress=progress,
+                    shapes=shapes)  # fmt: skip
     profile.save(out)
     print(f"written to {out}: {len(profile.squares)} squares, "
           f"{len(profile.pieces)} kinds of piece", file=stream)  # fmt: skip

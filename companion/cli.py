@@ -117,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("--out", required=True, help="the profile to write (JSON)")
     board.add_argument("--camera", help="the camera calibration file (companion calibrate camera)")
     board.add_argument("--sheet", help="a marker sheet file (default: the game's shipped sheet)")
+    board.add_argument("--pieces", help="the pieces' shapes file (default: the game's shipped "
+                       "one, calibration/pieces/GAME.toml)")  # fmt: skip
 
     sheet = commands.add_parser("markers", help="write a game's printable marker sheet")
     sheet.add_argument("game", help="the game")
@@ -244,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return camera.calibrate_board(args.game, args.images, out=args.out,
                                           camera=args.camera, sheet=args.sheet,
-                                          stream=sys.stdout)  # fmt: skip
+                                          pieces=args.pieces, stream=sys.stdout)  # fmt: skip
         if args.command == "calibrate":
             from companion import camera
 

@@ -99,3 +99,39 @@ def photograph(
     frame = frame.astype(np.float32) * np.asarray(cast, np.float32)
     frame += rng.normal(0, noise, frame.shape)
     return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+#: The pieces ``draw_piece`` draws, as a shapes file gives them (``calibration.shapes``):
+#: flat on the board, about as wide as drawn. A real copy's pieces stand tall
+#: (``calibration/pieces/gimmel.toml``); a reader fits the shapes its profile was learnt
+#: with, so a profile of these photos is learnt with these.
+TOY_SHAPES_TOML = """shapes = 1
+game = "gimmel"
+
+[falcon]
+form = "cylinder"
+diameter_mm = 21.6
+height_mm = 0.5
+
+[cat]
+form = "prism"
+sides = 3
+base_circumradius_mm = 10.8
+top_circumradius_mm = 10.8
+height_mm = 0.5
+
+[beetle]
+form = "dome"
+length_mm = 18.4
+width_mm = 11.9
+height_mm = 0.5
+legs_mm = 4.9
+"""
+
+
+def toy_shapes():
+    import tomllib
+
+    from calibration.shapes import shapes_from_data
+
+    return shapes_from_data(tomllib.loads(TOY_SHAPES_TOML), "gimmel", "toy pieces")

@@ -8,7 +8,7 @@ import json
 import cv2
 import numpy as np
 import pytest
-from scenes import photograph, plane
+from scenes import TOY_SHAPES_TOML, photograph, plane
 
 from calibration.markers import png_dpi
 from calibration.profiles import Profile, load_setup, square_cell
@@ -56,6 +56,13 @@ def test_calibrate_board_learns_a_profile_from_two_photos(tmp_path, sheet, capsy
     assert "give the empty board's photo first" in capsys.readouterr().err
     assert main(["calibrate", "board", "gimmel", str(empty), "--out", str(out)]) == 2
     assert "expected two photos" in capsys.readouterr().err
+    # A shapes file for the pieces that cannot be used: named, and nothing learnt.
+    broken = tmp_path / "pieces.toml"
+    broken.write_text('shapes = 1\ngame = "gimmel"\n[falcon]\nform = "sphere"\n')
+    out.unlink()
+    assert main(["calibrate", "board", "gimmel", str(empty), str(laid), "--out", str(out),
+                 "--pieces", str(broken)]) == 2  # fmt: skip
+    assert "pieces.toml: [falcon] form" in capsys.readouterr().err and not out.exists()
 
 
 def test_camera_check_writes_the_board_square_on(tmp_path, sheet, capsys):
@@ -111,7 +118,10 @@ def test_read_prints_the_position_of_each_photo(tmp_path, sheet, capsys):
     empty = photo_file(tmp_path / "empty.png", sheet, {}, 1)
     laid = photo_file(tmp_path / "setup.png", sheet, setup.pieces, 2)
     profile = tmp_path / "profile.json"
-    assert main(["calibrate", "board", "gimmel", str(empty), str(laid), "--out", str(profile)]) == 0
+    pieces = tmp_path / "toy-pieces.toml"  # the shapes of the pieces these photos show
+    pieces.write_text(TOY_SHAPES_TOML)
+    assert main(["calibrate", "board", "gimmel", str(empty), str(laid), "--out", str(profile),
+                 "--pieces", str(pieces)]) == 0  # fmt: skip
     layout = {"a1": "black cat", "h18": "white falcon", "d9": "white beetle"}
     first = photo_file(tmp_path / "one.png", sheet, layout, 21)
     second = photo_file(tmp_path / "two.png", sheet, {"c3": "black falcon"}, 22)

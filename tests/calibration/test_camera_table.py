@@ -9,7 +9,7 @@ import threading
 
 import numpy as np
 import pytest
-from scenes import photograph, plane
+from scenes import photograph, plane, toy_shapes
 
 from calibration.profiles import learn, load_setup, square_cell
 from calibration.sheet import load_sheet
@@ -32,7 +32,7 @@ def profile_file(sheet, tmp_path_factory):
     empty = ("empty.png", scene(sheet, {}, 1))
     laid = ("setup.png", scene(sheet, setup.pieces, 2))
     path = tmp_path_factory.mktemp("profile") / "gimmel.json"
-    learn(empty, laid, sheet, setup).save(path)
+    learn(empty, laid, sheet, setup, shapes=toy_shapes()).save(path)
     return path
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scenes import photograph, plane
+from scenes import photograph, plane, toy_shapes
 
 from calibration.profiles import (
     Profile,
@@ -44,7 +44,7 @@ def photo(sheet, pieces, seed, cast=WARM):
 def profile(sheet, setup):
     empty = ("empty.png", photo(sheet, {}, 1))
     laid = ("setup.png", photo(sheet, setup.pieces, 2))
-    return learn(empty, laid, sheet, setup)
+    return learn(empty, laid, sheet, setup, shapes=toy_shapes())
 
 
 def test_the_setup_fits_the_board_and_names_every_class(sheet, setup):
@@ -115,6 +115,21 @@ def test_a_profile_round_trips_and_refuses_another(profile, tmp_path):
     (tmp_path / "bad.json").write_text("{")
     with pytest.raises(ProfileError, match="not a readable profile"):
         Profile.load(tmp_path / "bad.json")
+    # The pieces' shapes it was learnt with come back, and a reader fits the same.
+    assert again.shapes == profile.shapes and again.piece_shapes.kinds == (
+        "falcon",
+        "cat",
+        "beetle",
+    )
+    assert again.piece_shapes["falcon"].height_mm == 0.5  # the test photos' flat pieces
+    assert again.palettes == profile.palettes and again.lamp == profile.lamp
+    broken = profile.to_json()
+    broken["shapes"] = {"shapes": 1, "game": "gimmel", "falcon": {"form": "cube"}}
+    with pytest.raises(ProfileError, match=r"profile: shapes: \[falcon\] form"):
+        Profile.from_json(broken)
+    broken = profile.to_json() | {"lamp": [1, 2]}
+    with pytest.raises(ProfileError, match=r"lamp: expected \[x, y, height\] or null"):
+        Profile.from_json(broken)
 
 
 def test_photos_that_cannot_teach_are_refused(sheet, setup):

@@ -37,10 +37,12 @@ from calibration.profiles import (
     white_patches,
 )
 from calibration.registration import Registration, register
-from calibration.shapes import load_shapes
 from calibration.sheet import Sheet
 
 UNKNOWN = "unknown"
+#: A square whose piece has no blob to compare with the examples is weighed by the fit
+#: alone, from this distance (about a nearest example's, in Delta E).
+FIT_ALONE_FROM = 10.0
 EMPTY = "empty"
 
 
@@ -55,7 +57,10 @@ class ReaderSettings:
     ``fit_below``: a piece whose kind the blob's nearest example gives by a margin under
     this is also fitted with each kind's shape (``calibration.silhouettes``), and
     ``fit_weight`` is what one unit of fit score (Delta E times px) adds to a class's
-    distance. The two look at a piece differently
+    distance. A square a piece explains less than ``least_fit`` better than the empty
+    board (Delta E times square mm) holds none, whatever its blob (a hand's soft
+    shadow); one with no blob at its middle that a piece explains better than that holds
+    that piece (a white piece on a light square). The two look at a piece differently
     and err on different pieces; their sum errs on fewer (on rendered frames, seeds
     1-100: 138 misread pieces of 1,531 by the examples alone, 36 with the fit).
     ``fit``: the fit's own settings."""
@@ -67,6 +72,7 @@ class ReaderSettings:
     shape_weight: float = 3.0
     fit_below: float = 0.5
     fit_weight: float = 0.03
+    least_fit: float = 2900.0
     fit: silhouettes.FitSettings = field(default_factory=silhouettes.FitSettings)
 
 
@@ -132,7 +138,9 @@ def read(
     bands = lean_bands(registration, sheet, cells, settings, ps.inset_mm, px_per_mm)
     shares = square_shares(unlike, boxes, cells, bands)
     squares, confidence, occupied, looks = {}, {}, {}, {}
-    parts = fitter = None
+    parts = None
+    doubtful = {}  # square -> (its index, the examples' costs)
+    can_fit = bool(profile.palettes) and profile.shapes is not None
     for k, name in enumerate(names):
         if shares[k] < kinds.least_share:
             squares[name], confidence[name] = EMPTY, 1.0 - shares[k] / kinds.least_share
@@ -141,21 +149,36 @@ def read(
         if parts is None:  # labelled once a frame, when the first piece is met
             parts = blob_parts(unlike_by > ps.blob_delta_e)
         blob = piece_blob(lab, parts, sheet, cells[k], ps)
-        if blob is None:  # unlike pixels, but none at the middle: a neighbour's top
+        if blob is None:  # unlike pixels, but none at the middle: a neighbour's top...
             squares[name], confidence[name] = EMPTY, 0.5
             occupied[name] = 0.5
+            if can_fit:  # ... or a white piece on a light square: the fit says
+                doubtful[name] = (k, None)
             continue
         costs = kinds.costs(blob)
-        label, sure = kinds.decide(costs)
-        if costs is not None and sure < settings.fit_below and profile.palettes:
-            if fitter is None:  # made once a frame, when the first doubtful piece is met
-                fitter = Fitter.of(profile, registration, (lab, empty, unlike_by), settings)
-            centre = square_centre_px(sheet, cells[k], px_per_mm, margin_mm)
-            label, sure = kinds.decide(fitter.weigh(centre, kinds.names, costs))
-        squares[name], confidence[name] = label, sure
+        squares[name], confidence[name] = kinds.decide(costs)
+        if costs is not None and confidence[name] < settings.fit_below and can_fit:
+            doubtful[name] = (k, costs)
         looks[name] = (blob.colour.tolist(), blob.features.tolist())
         # As sure that something stands here as the square is unlike its empty self.
         occupied[name] = min(1.0, shares[k] / kinds.least_share - 1.0)
+    if doubtful:  # fitted all at once: the work is much the same for one or ten
+        fitter = Fitter.of(profile, registration, (lab, empty, unlike_by), settings)
+        centres = [square_centre_px(sheet, cells[k], px_per_mm, margin_mm)
+                   for k, _ in doubtful.values()]  # fmt: skip
+        fitted = fitter.weigh(centres, kinds.names, [c for _, c in doubtful.values()])
+        least = settings.least_fit * px_per_mm * px_per_mm
+        for name, (weighed, best) in zip(doubtful, fitted, strict=True):
+            if best > -least:
+                # No piece explains the square's pixels clearly better than the empty
+                # board does (a hand's soft shadow, a neighbour's top): empty.
+                squares[name] = EMPTY
+                confidence[name] = occupied[name] = float(np.clip(1 + best / least, 0.05, 1))
+                looks.pop(name, None)
+                continue
+            squares[name], confidence[name] = kinds.decide(weighed)
+            if name not in looks:  # no blob, but a piece's shape explains the pixels
+                occupied[name] = float(np.clip(-best / least - 1.0, 0.05, 1.0))
     return Observation(profile.game, squares, confidence, registration.summary(), occupied,
                        looks)  # fmt: skip
 
@@ -241,7 +264,7 @@ class Fitter:
 
     @classmethod
     def of(cls, profile: Profile, registration: Registration, pictures, settings) -> Fitter:
-        shapes = load_shapes(profile.game)
+        shapes = profile.piece_shapes
         lamp = None if profile.lamp is None else np.asarray(profile.lamp, np.float64)
         palettes = {c: np.asarray(p, np.float32) for c, p in profile.palettes.items()}
         ps = profile.settings
@@ -250,24 +273,35 @@ class Fitter:
                    ps.shape_margin_mm, settings)  # fmt: skip
 
     def weigh(
-        self, centre_px: tuple[float, float], names: tuple[str, ...], costs: np.ndarray
-    ) -> np.ndarray:
-        """The classes' (``names``) distances ``costs`` at the square whose middle is at
-        ``centre_px``, each raised by its fit score above the best class's, weighted."""
+        self, centres_px: list[tuple[float, float]], names: tuple[str, ...],
+        costs: list[np.ndarray | None],
+    ) -> list[tuple[np.ndarray, float]]:  # fmt: skip
+        """For the squares whose middles are at ``centres_px``, the classes' (``names``)
+        distances ``costs`` (None: no blob to compare), each raised by its fit score above
+        the best class's, weighted; and the best class's fit score (how much better than
+        the empty board a piece explains the square's pixels: below zero)."""
         fit = self.settings.fit
-        centre_mm = np.array(centre_px) / self.px_per_mm - self.margin_mm
         half = round(fit.half_mm * self.px_per_mm)
-        masks = silhouettes.cover_masks(self.shapes, self.hyps, centre_mm, self.eye, self.lamp,
-                                        self.px_per_mm, half)  # fmt: skip
+        masks = [silhouettes.cover_masks(self.shapes, self.hyps,
+                                         np.array(c) / self.px_per_mm - self.margin_mm,
+                                         self.eye, self.lamp, self.px_per_mm, half)
+                 for c in centres_px]  # fmt: skip
         lab, empty, unlike = self.pictures
-        scores = silhouettes.fit_scores(lab, empty, unlike, centre_px, masks, self.hyps,
-                                        self.palettes, self.px_per_mm, fit)  # fmt: skip
-        found = np.array([scores.get(name, np.inf) for name in names])
-        if not np.isfinite(found).any():
-            return costs  # no palette for these colours: the examples alone decide
-        # A class the fit could not score (no palette for its colour) is left as it is.
-        raised = (found - found[np.isfinite(found)].min()) * self.settings.fit_weight
-        return costs + np.where(np.isfinite(raised), raised, 0.0)
+        found = silhouettes.fit_scores_many(lab, empty, unlike, centres_px, masks, self.hyps,
+                                            self.palettes, self.px_per_mm, fit)  # fmt: skip
+        weighed = []
+        for scores, cost in zip(found, costs, strict=True):
+            fitted = np.array([scores.get(name, np.inf) for name in names])
+            if not np.isfinite(fitted).any():  # no palette for these colours
+                weighed.append((cost, -np.inf))  # the examples decide, and it is a piece
+                continue
+            best = float(fitted[np.isfinite(fitted)].min())
+            # A class the fit could not score (no palette for its colour) stays as it is.
+            raised = np.where(np.isfinite(fitted), (fitted - best) * self.settings.fit_weight, 0.0)
+            if cost is None:  # no blob to compare: the fit alone, from a typical distance
+                cost = np.where(np.isfinite(fitted), FIT_ALONE_FROM, np.inf)
+            weighed.append((cost + raised, best))
+        return weighed
 
 
 def square_shares(
