@@ -115,7 +115,7 @@ def _assumed_matrix(homography: np.ndarray, image_size: Sequence[int]) -> np.nda
     if abs(e * e - f * f) > 1e-12:
         estimates.append(-(a * a + c * c - b * b - d * d) / (e * e - f * f))
     focals = [math.sqrt(v) for v in estimates if v > 0]
-    plausible = [f for f in focals if 0.3 * width < f < 4 * width]
+    plausible = [found for found in focals if 0.3 * width < found < 4 * width]
     focal = float(np.median(plausible)) if plausible else (
         width / 2 / math.tan(math.radians(ASSUMED_FOV_DEG) / 2))  # fmt: skip
     return np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1.0]])
@@ -125,18 +125,7 @@ def lean(points: np.ndarray, source: np.ndarray) -> np.ndarray:
     """Points (N, 3: x, y mm, height mm) onto the board as seen from ``source`` (x, y,
     height: the camera's eye, or a lamp): along the line from the source through each
     point to where it meets the board. (N, 2) mm."""
-    heights = points[:, 2]
-    reach = heights / np.maximum(source[2] - heights, 1e-6)
-    return points[:, :2] + (points[:, :2] - source[:2]) * reach[:, None]
-
-
-def placed(shapes: PieceShapes, hypothesis: Hypothesis, centre_mm: np.ndarray) -> np.ndarray:
-    """The outline points of a piece standing at ``centre_mm`` (board mm), turned."""
-    kind, angle = hypothesis
-    points = shapes[kind].points
-    c, s = math.cos(angle), math.sin(angle)
-    turned = points[:, :2] @ np.array([[c, s], [-s, c]]) + centre_mm
-    return np.column_stack([turned, points[:, 2]])
+    return _leaned(points[:, :2], points[:, 2], source)
 
 
 def cover_masks(
@@ -265,27 +254,6 @@ def fit_scores(
     lab: np.ndarray,
     empty: np.ndarray,
     difference: np.ndarray,
-    centre_px: tuple[float, float],
-    masks: tuple[np.ndarray, np.ndarray | None],
-    hyps: Sequence[Hypothesis],
-    palettes: dict[str, np.ndarray],
-    px_per_mm: float,
-    settings: FitSettings = FitSettings(),
-) -> dict[str, float]:
-    """Each class's (``"white falcon"``) best score at the square whose middle is at
-    ``centre_px`` of the square-on picture (``lab``, the ``empty`` board's picture and
-    their ``difference``): the least, over the hypotheses of its kind and the offsets
-    searched, of what its cover and shadow cost more than the empty board there. Lower
-    explains better; the units are Delta E times pixels. ``hyps`` come kind by kind
-    (``hypotheses``' order)."""
-    return fit_scores_many(lab, empty, difference, [centre_px], [masks], hyps, palettes,
-                           px_per_mm, settings)[0]  # fmt: skip
-
-
-def fit_scores_many(
-    lab: np.ndarray,
-    empty: np.ndarray,
-    difference: np.ndarray,
     centres_px: Sequence[tuple[float, float]],
     masks: Sequence[tuple[np.ndarray, np.ndarray | None]],
     hyps: Sequence[Hypothesis],
@@ -293,8 +261,14 @@ def fit_scores_many(
     px_per_mm: float,
     settings: FitSettings = FitSettings(),
 ) -> list[dict[str, float]]:
-    """``fit_scores`` for several squares at once (each with its own ``masks``): one
-    pass of array work for them all, which costs much less than one a square."""
+    """Each class's (``"white falcon"``) best score at each square whose middle is at
+    ``centres_px`` of the square-on picture (``lab``, the ``empty`` board's picture and
+    their ``difference``), each square with its own ``masks`` (``cover_masks``): the
+    least, over the hypotheses of its kind and the offsets searched, of what its cover
+    and shadow cost more than the empty board there. Lower explains better; the units
+    are Delta E times pixels. ``hyps`` come kind by kind (``hypotheses``' order). All
+    squares go through one pass of array work, which costs much less than one a
+    square."""
     side = round(math.sqrt(masks[0][0].shape[1]))
     half = (side - 1) // 2
     shifts = offsets(settings, px_per_mm)

@@ -287,7 +287,7 @@ class Fitter:
                                          self.eye, self.lamp, self.px_per_mm, half)
                  for c in centres_px]  # fmt: skip
         lab, empty, unlike = self.pictures
-        found = silhouettes.fit_scores_many(lab, empty, unlike, centres_px, masks, self.hyps,
+        found = silhouettes.fit_scores(lab, empty, unlike, centres_px, masks, self.hyps,
                                             self.palettes, self.px_per_mm, fit)  # fmt: skip
         weighed = []
         for scores, cost in zip(found, costs, strict=True):
