@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from companion.camera_source import CameraConfig, CameraSource
-from companion.demo_camera import learn_profile
+from companion.demo_camera import calibrate_camera, learn_profile
 from companion.journal import Journal
 from companion.tables import Table, TableConfig
 from rules import CHANCE
@@ -68,11 +68,12 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
     rng = random.Random(seed)
     world = np.random.default_rng(seed)
     render_table = series_table("gimmel", seed)
-    profile = learn_profile(folder / "camera", render_table, world)
+    camera = calibrate_camera(folder / "camera", render_table, seed)
+    profile = learn_profile(folder / "camera", render_table, world, camera)
     journal = Journal(folder / "journal.sqlite")
     table = Table(TableConfig(f"bench-{seed}", "gimmel", ("A", "B"), "1"), journal)
     clock = Clock()
-    source = CameraSource(table, CameraConfig("rendered", str(profile)),
+    source = CameraSource(table, CameraConfig("rendered", str(profile), str(camera)),
                           stop=threading.Event(), clock=clock)  # fmt: skip
     live = LiveTable(render_table, {}, world)
     step = 1.0 / args.fps

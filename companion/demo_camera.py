@@ -97,10 +97,38 @@ class Expected:
     reseats: int = 0
 
 
-def learn_profile(folder: Path, render_table: Any, rng: np.random.Generator) -> Path:
+#: Chessboard photos the demo's camera is calibrated from (as ``companion calibrate
+#: camera`` does from a user's): enough for a steady fit, few enough to render quickly.
+CARD_PHOTOS = 12
+
+
+def calibrate_camera(folder: Path, render_table: Any, seed: int) -> Path:
+    """Calibrate the table's camera from rendered chessboard photos as ``companion
+    calibrate camera`` does (9x6 inner corners, 25 mm squares); write the calibration
+    into ``folder`` and return its path. The readers need it to know where the camera
+    is, and so how the pieces lean."""
+    from calibration.camera import calibrate, make_pattern
+    from vision.render.series import render_series
+
+    folder.mkdir(parents=True, exist_ok=True)
+    photos = []
+    for index, rendered in enumerate(
+        render_series("gimmel", seed, CARD_PHOTOS, "calibration", table=render_table)
+    ):
+        image = cv2.imdecode(np.frombuffer(rendered.jpeg, np.uint8), cv2.IMREAD_COLOR)
+        photos.append((f"card-{index + 1:02d}.jpg", image))
+    path = folder / "camera.json"
+    calibrate(photos, make_pattern("9x6", 25.0)).save(path)
+    return path
+
+
+def learn_profile(
+    folder: Path, render_table: Any, rng: np.random.Generator, camera: Path | None = None
+) -> Path:
     """Take the two board photos with the demo table's camera and learn its appearance
-    profile, as ``companion calibrate board`` does; write photos and profile into
-    ``folder`` and return the profile's path."""
+    profile, as ``companion calibrate board`` does (with the camera's calibration file,
+    when given); write photos and profile into ``folder`` and return the profile's
+    path."""
     from calibration.profiles import learn, load_setup
     from vision.render.frame import FrameOptions, render_frame
     from vision.render.live import LIVE_EFFECTS
@@ -114,7 +142,12 @@ def learn_profile(folder: Path, render_table: Any, rng: np.random.Generator) -> 
         path = folder / f"board-{name}.jpg"
         path.write_bytes(rendered.jpeg)
         photos.append((path.name, cv2.imread(str(path), cv2.IMREAD_COLOR)))
-    profile = learn(photos[0], photos[1], render_table.sheet, setup)
+    intrinsics = None
+    if camera is not None:
+        from calibration.camera import CameraCalibration
+
+        intrinsics = CameraCalibration.load(camera).to_json()
+    profile = learn(photos[0], photos[1], render_table.sheet, setup, camera=intrinsics)
     path = folder / "gimmel-profile.json"
     profile.save(path)
     return path
@@ -162,7 +195,8 @@ class CameraTable:
 
         render_table = series_table("gimmel", TABLE_SEED)
         world = np.random.default_rng(rng.getrandbits(64))
-        profile = learn_profile(folder, render_table, world)
+        camera = calibrate_camera(folder, render_table, TABLE_SEED)
+        profile = learn_profile(folder, render_table, world, camera)
         with table.lock:
             standing = position_of(table.state) if table.game.name == "gimmel" else {}
         live = LiveTable(render_table, standing, world)
@@ -170,7 +204,7 @@ class CameraTable:
         def open_frames(spec: str) -> Any:
             return open_live(live, fps=fps, spec=spec, clock=clock)
 
-        source = CameraSource(table, CameraConfig(SPEC, str(profile)), stop=stop,
+        source = CameraSource(table, CameraConfig(SPEC, str(profile), str(camera)), stop=stop,
                               open_frames=open_frames, clock=clock, confirm=CONFIRM,
                               tolerance=TOLERANCE, margin=MARGIN)  # fmt: skip
         return cls(table, live, source, rng=rng, humans=humans)
