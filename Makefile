@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 # http://127.0.0.1:8000/ ; PORT=8080 make run to change the port.
 PORT ?= 8000
 run: $(STAMP)
-	$(BIN)/companion serve --demo --port $(PORT)
+	OPENBLAS_NUM_THREADS=1 $(BIN)/companion serve --demo --port $(PORT)
 
 # The browser test drives Debian's Chromium through its chromedriver: installed here
 # when missing and run as root (as CI does); otherwise one line says how.

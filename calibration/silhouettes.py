@@ -213,18 +213,19 @@ def palette_cost(lab: np.ndarray, palette: np.ndarray, cap: float) -> np.ndarray
 
 
 def palette_costs(lab: np.ndarray, palettes: Sequence[np.ndarray], cap: float) -> list[np.ndarray]:
-    """``palette_cost`` for several palettes at once."""
-    pixels = lab.reshape(-1, 3)
-    colours = np.concatenate([np.asarray(p, np.float32) for p in palettes])
+    """``palette_cost`` for several palettes at once (each of K colours, padded with its
+    first colour to the longest)."""
+    pixels = np.ascontiguousarray(lab, np.float32).reshape(-1, 3)
+    longest = max(len(p) for p in palettes)
+    padded = [np.vstack([p, np.repeat(np.asarray(p[:1]), longest - len(p), 0)])
+              for p in (np.asarray(p, np.float32) for p in palettes)]  # fmt: skip
+    colours = np.concatenate(padded)
     # |p - c|^2 = |p|^2 - 2 p.c + |c|^2: one matrix product for every pixel and colour.
     apart = (colours * colours).sum(1)[None] - 2.0 * (pixels @ colours.T)
-    apart += np.einsum("pc,pc->p", pixels, pixels)[:, None]
-    found, start = [], 0
-    for palette in palettes:
-        nearest = apart[:, start : start + len(palette)].min(axis=1)
-        found.append(np.minimum(np.sqrt(np.maximum(nearest, 0.0)), cap).reshape(lab.shape[:-1]))
-        start += len(palette)
-    return found
+    nearest = apart.reshape(len(pixels), len(palettes), longest).min(axis=2)
+    nearest += np.einsum("pc,pc->p", pixels, pixels)[:, None]
+    costs = np.minimum(np.sqrt(np.maximum(nearest, 0.0)), cap)
+    return [costs[:, k].reshape(lab.shape[:-1]) for k in range(len(palettes))]
 
 
 def shadow_cost(lab: np.ndarray, empty: np.ndarray, shade_range: tuple[float, float],
@@ -277,15 +278,22 @@ def fit_scores(
     spots = [(round(x), round(y)) for x, y in centres_px]
     lab_w = np.stack([_window(lab, x, y, box) for x, y in spots])
     board = np.minimum(np.stack([_window(difference, x, y, box) for x, y in spots]), settings.cap)
-    covers = np.stack([cover for cover, _ in masks])  # (N, H, P)
+    covers = [cover for cover, _ in masks]  # each (H, P)
     colours = list(palettes)
     costs = palette_costs(lab_w, [palettes[c] for c in colours], settings.cap)
-    total = np.stack([covers @ _shifted_many(cost - board, shifts, side, reach) for cost in costs])
+    # One small matrix product a square and map: (H, P) by (P, shifts), which BLAS does
+    # fast; a stacked product over squares of strided patches does not.
+    total = np.empty((len(costs), len(spots), covers[0].shape[0], len(shifts)), np.float32)
+    for c, cost in enumerate(costs):
+        patches = _shifted_many(cost - board, shifts, side, reach)
+        for n in range(len(spots)):
+            total[c, n] = covers[n] @ patches[n].T
     if masks[0][1] is not None:
         empty_w = np.stack([_window(empty, x, y, box) for x, y in spots])
         dark = shadow_cost(lab_w, empty_w, settings.shadow_range, settings.cap)
-        shades = np.stack([shade for _, shade in masks])
-        total += (shades @ _shifted_many(dark - board, shifts, side, reach))[None]
+        patches = _shifted_many(dark - board, shifts, side, reach)
+        for n, (_, shade) in enumerate(masks):
+            total[:, n] += shade @ patches[n].T
     best = total.min(axis=3)  # (colours, N, H)
     kinds = [kind for kind, _ in hyps]
     starts = [i for i, kind in enumerate(kinds) if i == 0 or kinds[i - 1] != kind]
@@ -297,11 +305,11 @@ def fit_scores(
 
 def _shifted_many(values: np.ndarray, shifts: list[tuple[int, int]], side: int, reach: int):
     """For each square's map in ``values`` (N, box, box), the side x side patch at each
-    shift from its middle, flattened one a column: (N, P, shifts)."""
+    shift from its middle, flattened one a row: (N, shifts, P)."""
     views = np.lib.stride_tricks.sliding_window_view(values, (side, side), axis=(1, 2))
     index = np.array(shifts) + reach
-    patches = views[:, index[:, 1], index[:, 0]]  # (N, shifts, side, side)
-    return patches.reshape(len(values), len(shifts), -1).transpose(0, 2, 1)
+    patches = views[:, index[:, 1], index[:, 0]]  # (N, shifts, side, side), a copy
+    return np.ascontiguousarray(patches.reshape(len(values), len(shifts), -1))
 
 
 def _window(picture: np.ndarray, x: int, y: int, half: int) -> np.ndarray:
