@@ -80,7 +80,7 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
     table = Table(TableConfig(f"bench-{seed}", "gimmel", ("A", "B"), "1"), journal)
     clock = Clock()
     source = CameraSource(table, CameraConfig("rendered", str(profile), str(camera)),
-                          stop=threading.Event(), clock=clock)  # fmt: skip
+                          stop=threading.Event(), clock=clock, margin=args.margin)  # fmt: skip
     live = LiveTable(render_table, {}, world)
     step = 1.0 / args.fps
 
@@ -178,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--passing", type=float, default=0.1, help="a hand passing, per move")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--verbose", action="store_true", help="say what went wrong")
+    parser.add_argument("--margin", type=float, default=None,
+                        help="the tracker's margin (default: the camera's, MARGIN)")  # fmt: skip
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     tally = dict.fromkeys(("games", "plies", "board_moves", "correct", "false", "missed",
