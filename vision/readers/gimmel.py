@@ -162,7 +162,7 @@ def read(
         looks[name] = (blob.colour.tolist(), blob.features.tolist())
         # As sure that something stands here as the square is unlike its empty self.
         occupied[name] = min(1.0, shares[k] / kinds.least_share - 1.0)
-    if doubtful:  # fitted all at once: the work is much the same for one or ten
+    if doubtful:  # fitted all at once: one pass of array work for them all
         fitter = Fitter.of(profile, registration, (lab, empty, unlike_by), settings)
         centres = [square_centre_px(sheet, cells[k], px_per_mm, margin_mm)
                    for k, _ in doubtful.values()]  # fmt: skip
