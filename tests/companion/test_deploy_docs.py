@@ -145,7 +145,7 @@ def test_the_unit_has_the_sections_and_keys_a_service_needs():
     assert service["User"] == service["Group"] == "companion"
     assert {"dialout", "video"} <= set(service["SupplementaryGroups"].split())
     assert service["Restart"] == "on-failure" and service["RestartSec"] == "2"
-    assert service["Environment"] == "PYTHONUNBUFFERED=1"
+    assert set(service["Environment"].split()) == {"PYTHONUNBUFFERED=1", "OPENBLAS_NUM_THREADS=1"}
     assert service["NoNewPrivileges"] == "yes" and service["ProtectSystem"] == "strict"
     assert service["ProtectHome"] == "yes" and service["PrivateTmp"] == "yes"
     # A private /dev hides the serial ports: the service would never find a device.
