@@ -207,14 +207,10 @@ def delta_e(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
     return np.sqrt(((lab - np.asarray(colour, np.float32)) ** 2).sum(-1))
 
 
-def palette_cost(lab: np.ndarray, palette: np.ndarray, cap: float) -> np.ndarray:
-    """Each pixel's Delta E from the nearest colour of ``palette`` (K, 3), at most ``cap``."""
-    return palette_costs(lab, [palette], cap)[0]
-
-
 def palette_costs(lab: np.ndarray, palettes: Sequence[np.ndarray], cap: float) -> list[np.ndarray]:
-    """``palette_cost`` for several palettes at once (each of K colours, padded with its
-    first colour to the longest)."""
+    """Each pixel's Delta E from the nearest colour of each palette (K, 3), at most
+    ``cap``: one picture a palette (the palettes padded with their first colour to the
+    longest)."""
     pixels = np.ascontiguousarray(lab, np.float32).reshape(-1, 3)
     longest = max(len(p) for p in palettes)
     padded = [np.vstack([p, np.repeat(np.asarray(p[:1]), longest - len(p), 0)])
@@ -323,15 +319,6 @@ def _window(picture: np.ndarray, x: int, y: int, half: int) -> np.ndarray:
     return picture[rows[:, None], cols[None, :]]
 
 
-def _shifted(values: np.ndarray, shifts: list[tuple[int, int]], half: int, reach: int):
-    """The patch of (2 half + 1)^2 at each shift from the middle of ``values``, flattened
-    one a row: (shifts, P)."""
-    side = 2 * half + 1
-    views = np.lib.stride_tricks.sliding_window_view(values, (side, side))
-    index = np.array(shifts) + reach
-    return views[index[:, 1], index[:, 0]].reshape(len(shifts), -1)
-
-
 # -- learnt from the set-up photo --------------------------------------------------------
 
 
@@ -370,7 +357,8 @@ def fit_known(
         mine = [i for i, (k, _) in enumerate(hyps) if k == kind]
         covers, _ = cover_masks(shapes, hyps, centre_mm, eye, None, px_per_mm, half)
         x, y = ((np.asarray(centre_mm) + margin_mm) * px_per_mm).round().astype(int)
-        patches = _shifted(_window(unlike, x, y, half + reach), shifts, half, reach)
+        patches = _shifted_many(_window(unlike, x, y, half + reach)[None], shifts, 2 * half + 1,
+                                reach)[0]  # fmt: skip
         scores = covers[mine] @ patches.T
         i, k = np.unravel_index(int(np.argmin(scores)), scores.shape)
         dx, dy = shifts[k]

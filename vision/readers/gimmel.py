@@ -214,11 +214,6 @@ class Kinds:
         least_share = profile.settings.least_share
         return cls(names, kind_of, colours, features, least_share, chroma, settings)
 
-    def classify(self, blob: Blob) -> tuple[str, float]:
-        """(label, confidence) of a piece's blob: the kind of the nearest example; the
-        confidence is the margin of the nearest example of another kind."""
-        return self.decide(self.costs(blob))
-
     def costs(self, blob: Blob) -> np.ndarray | None:
         """Per class (``names``), how far the blob is from its nearest example; None
         for a blob coloured like no piece (a hand)."""
