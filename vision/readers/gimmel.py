@@ -134,7 +134,7 @@ def read(
     unlike_by = difference(lab, empty)
     unlike = unlike_by > ps.piece_delta_e
     # Which squares hold anything: every square's share of unlike pixels, less the band
-    # where a nearer neighbour's top leans in (when the camera's place is known).
+    # where a nearer neighbour's top leans in (from where the camera is: silhouettes.board_eye).
     bands = lean_bands(registration, sheet, cells, settings, ps.inset_mm, px_per_mm)
     shares = square_shares(unlike, boxes, cells, bands)
     squares, confidence, occupied, looks = {}, {}, {}, {}
