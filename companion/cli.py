@@ -110,10 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
     camera.add_argument("--json", action="store_true", help="print the file's JSON only")
 
     board = calibrate_commands.add_parser(
-        "board", help="learn what a copy's board and pieces look like from two photos"
+        "board", help="learn what a copy's board and pieces look like from its photos"
     )
     board.add_argument("game", help="the game (its marker sheet and reference set-up)")
-    board.add_argument("images", nargs="+", help="the empty board's photo, then the set-up's")
+    board.add_argument("images", nargs="+", help="the empty board's photo, then the set-up's "
+                       "(one or more, the pieces turned a little between photos)")  # fmt: skip
     board.add_argument("--out", required=True, help="the profile to write (JSON)")
     board.add_argument("--camera", help="the camera calibration file (companion calibrate camera)")
     board.add_argument("--sheet", help="a marker sheet file (default: the game's shipped sheet)")
@@ -141,13 +142,14 @@ def build_parser() -> argparse.ArgumentParser:
     render = commands.add_parser("render", help="render frames a camera would see, with truth")
     render.add_argument("game", help="the game to draw")
     render.add_argument("--seed", type=int, default=1, help="the table and its series (default 1)")
-    render.add_argument("--count", type=int, default=10, help="frames to render (default 10)")
+    render.add_argument("--count", type=int, help="frames to render (default 10; board: 2, "
+                        "the empty board's photo and one of the set-up)")  # fmt: skip
     render.add_argument("--out", required=True, help="the folder to write frames and truth into")
     render.add_argument(
         "--kind",
         choices=["play", "board", "calibration"],
         default="play",
-        help="play positions, the two board photos, or calibration photos",
+        help="play positions, the board photos (empty, then set-up), or calibration photos",
     )
 
     reading = commands.add_parser("read", help="read board photos: what stands where")
@@ -220,7 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "render":
             from vision.render.command import render_command
 
-            return render_command(args.game, seed=args.seed, count=args.count, out=args.out,
+            count = args.count if args.count is not None else 2 if args.kind == "board" else 10
+            return render_command(args.game, seed=args.seed, count=count, out=args.out,
                                   stream=sys.stdout, kind=args.kind)  # fmt: skip
         if args.command == "read":
             from companion import camera

@@ -94,6 +94,23 @@ def test_the_same_seed_gives_byte_identical_files(tmp_path):
     ).read_bytes()
 
 
+def test_render_board_writes_the_empty_board_then_the_set_up_photos(tmp_path, capsys):
+    """``companion render --kind board``: by default the two photos calibrating needs
+    (as before further set-up photos could be asked for); ``--count 3`` one more."""
+    from companion.cli import main
+
+    assert main(["render", "gimmel", "--seed", "11", "--kind", "board", "--out",
+                 str(tmp_path / "two")]) == 0  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("frame-0001.jpg: empty board, 0 pieces")
+    assert lines[1].startswith("frame-0002.jpg: setup board, 24 pieces") and len(lines) == 3
+    assert main(["render", "gimmel", "--seed", "11", "--kind", "board", "--count", "3",
+                 "--out", str(tmp_path / "three")]) == 0  # fmt: skip
+    assert capsys.readouterr().out.splitlines()[2].startswith("frame-0003.jpg: setup board")
+    for name in ("frame-0001.jpg", "frame-0002.jpg"):
+        assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "three" / name).read_bytes()
+
+
 def test_a_series_frame_is_the_same_whatever_the_count(table):
     first = next(render_series("gimmel", SEED, 3, table=table))
     again = play_frame(table, SEED, 0)
@@ -211,6 +228,19 @@ def test_the_board_photos_teach_a_profile(table):
         camera=empty.truth["camera"],
     )
     assert set(profile.pieces) == set(setup.classes)
+
+
+def test_further_board_photos_show_the_set_up_placed_anew(table):
+    """``count`` board photos: the empty board, then the set-up ``count - 1`` times, the
+    first two as a series of two has them (each frame its own stream), each further
+    one with its pieces placed anew on the same squares."""
+    two = list(render_series("gimmel", SEED, 2, "board", table=table))
+    four = list(render_series("gimmel", SEED, 4, "board", table=table))
+    assert [r.truth["photo"] for r in four] == ["empty", "setup", "setup", "setup"]
+    assert [r.jpeg for r in four[:2]] == [r.jpeg for r in two]
+    setup = load_setup("gimmel")
+    assert all(r.truth["position"] == setup.pieces for r in four[1:])
+    assert four[2].jpeg != four[1].jpeg and four[3].jpeg != four[2].jpeg
 
 
 def test_play_positions_mix_openings_and_middle_games():

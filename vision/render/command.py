@@ -48,7 +48,8 @@ def describe(truth: dict[str, Any]) -> str:
 def render_command(
     game: str, *, seed: int, count: int, out: str, stream: TextIO, kind: str = "play"
 ) -> int:
-    """Render ``count`` frames of ``kind`` (``board``: its two photos) of the series
+    """Render ``count`` frames of ``kind`` (``board``: the empty board's photo, then
+    ``count - 1`` of the set-up, at least one) of the series
     ``seed`` into ``out``; returns the exit status. An unknown game or kind raises
     ``vision.render.series.RenderError`` (a ``ValueError``)."""
     check(game, kind)

@@ -9,9 +9,9 @@ every kind of series of one seed shares one table:
 - ``play``: positions from seeded random playouts (``rules.playout``): about a third
   are openings (up to 16 plies, a few pieces), the rest middle games (17 to 80 plies,
   most pieces on the board), one frame per position, a hand over the board in some.
-- ``board``: the two photos ``companion calibrate board`` needs: the empty board,
-  then the reference set-up (``calibration/setups/GAME.toml``), from the set-up's camera
-  pose, no hand.
+- ``board``: the photos ``companion calibrate board`` takes: the empty board, then
+  the reference set-up (``calibration/setups/GAME.toml``) ``count - 1`` times (at least
+  once), its pieces placed anew in each, from the set-up's camera pose, no hand.
 - ``calibration``: chessboard photos for ``companion calibrate camera`` (9x6 inner
   corners, 25 mm squares), ``count`` of them (15 is a good number).
 """
@@ -96,6 +96,20 @@ def play_frame(
     )
 
 
+def board_photo(
+    table: Table, game: str, seed: int, index: int, *, options: FrameOptions | None = None
+) -> Rendered:
+    """Board photo ``index`` of the series ``seed`` (its table ``table``): 0 the empty
+    board, any other the reference set-up, its pieces placed anew from the photo's own
+    stream (so that photo 3 is the same whether photos 0-2 were rendered or not)."""
+    effects = (options or FrameOptions()).effects
+    photo, position = ("empty", {}) if index == 0 else ("setup", load_setup(game).pieces)
+    extra = {"kind": "board", "photo": photo, "seed": seed, "frame": index + 1}
+    return render_frame(table, position, stream(seed, BOARD, index), hand=False,
+                        options=FrameOptions(camera="fixed", effects=effects),
+                        extra=extra)  # fmt: skip
+
+
 def render_series(
     game: str,
     seed: int,
@@ -105,11 +119,11 @@ def render_series(
     options: FrameOptions | None = None,
     table: Table | None = None,
 ) -> Iterator[Rendered]:
-    """The frames of a series (see the module's words); ``count`` is ignored for
-    ``board`` (always its two photos). Each frame's truth names the seed and frame."""
+    """The frames of a series (see the module's words); for ``board``, the empty board
+    and ``count - 1`` photos of the set-up (at least one), its pieces placed anew on
+    their squares in each. Each frame's truth names the seed and frame."""
     check(game, kind)
     options = options or FrameOptions()
-    effects = options.effects
     if count < 0:
         raise RenderError(f"count: expected 0 or more (got {count})")
     table = table or series_table(game, seed)
@@ -117,17 +131,8 @@ def render_series(
         for index in range(count):
             yield play_frame(table, seed, index, options=options)
     elif kind == "board":
-        setup = load_setup(game)
-        for index, (photo, position) in enumerate((("empty", {}), ("setup", setup.pieces))):
-            extra = {"kind": "board", "photo": photo, "seed": seed, "frame": index + 1}
-            yield render_frame(
-                table,
-                position,
-                stream(seed, BOARD, index),
-                hand=False,
-                options=FrameOptions(camera="fixed", effects=effects),
-                extra=extra,
-            )
+        for index in range(max(2, count)):
+            yield board_photo(table, game, seed, index, options=options)
     else:
         for index in range(count):
             rendered = render_card_photo(table, stream(seed, CALIBRATION, index), options=options)
