@@ -26,7 +26,7 @@ import functools
 import json
 import os
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -381,21 +381,22 @@ def learn(
     settings: Settings = Settings(),
     progress: Callable[[str, str], None] | None = None,
     shapes: Any = None,
+    more_setups: Sequence[tuple[str, np.ndarray]] = (),
 ) -> Profile:
     """Learn a profile from a photo of the empty board and one of the reference set-up
     (each a (name, BGR image) pair). A photo whose board is not visible, or whose set-up
     squares show no piece, is refused naming the photo and the squares. ``shapes``: the
     pieces' shapes (``calibration.shapes.PieceShapes``; the game's shipped file by
-    default)."""
+    default). ``more_setups``: more photos of the set-up, its pieces turned or nudged on
+    their squares between photos: each piece of each is one more example of its kind (a
+    reader compares a piece with the nearest example of each kind, so examples standing
+    every way teach more than one way repeated); the first set-up photo alone teaches
+    the pieces' colours and where the lamp is."""
     report = progress or (lambda _name, _word: None)
     views = []
     for name, image in (empty, setup_photo):
-        try:
-            view = view_board(image, sheet, camera=camera, settings=settings)
-        except ValueError as error:  # BoardNotVisible, a black frame, ...
-            raise ProfileError(f"{name}: {error}") from None
-        report(name, f"board found ({view.registration.rms_mm:.2f} mm), light corrected")
-        views.append(view)
+        views.append(_view(name, image, sheet, camera, settings))
+        report(name, f"board found ({views[-1].registration.rms_mm:.2f} mm), light corrected")
     bare, laid = views
     check_bare(bare, empty[0], sheet, setup, settings)
     squares = {}
@@ -406,33 +407,17 @@ def learn(
     # The set-up's pieces as a reader sees them: at the reading's scale, each square
     # against the empty board this profile knows.
     partial = Profile(setup.game, sheet.name, settings, squares, {}, frame=frame)
-    shape_view = view_board(setup_photo[1], sheet, settings=settings, shape=True,
-                            registration=laid.registration)  # fmt: skip
-    empty_view = partial.empty_board(shape_view.lab, sheet)
-    unlike = blobs.difference(shape_view.lab, empty_view)
-    parts = blobs.blob_parts(unlike > settings.blob_delta_e)
+    first = _setup_examples(setup_photo, laid, bare, partial, sheet, setup, settings)
+    examples = [first]
+    for name, image in more_setups:
+        view = _view(name, image, sheet, camera, settings)
+        report(name, f"board found ({view.registration.rms_mm:.2f} mm), light corrected")
+        examples.append(_setup_examples((name, image), view, bare, partial, sheet, setup,
+                                        settings))  # fmt: skip
     pieces: dict[str, dict[str, Any]] = {}
-    missing = []
     for kind in setup.classes:
-        colours, shares, instances = [], [], []
-        for name in (n for n, k in setup.pieces.items() if k == kind):
-            cell = square_cell(sheet, name)
-            before = square_pixels(bare, sheet, cell, settings)
-            after = square_pixels(laid, sheet, cell, settings)
-            apart = blobs.difference(np.ascontiguousarray(before), np.ascontiguousarray(after))
-            mask = apart > settings.piece_delta_e
-            share = float(mask.mean())
-            if share < settings.least_share:
-                missing.append(name)
-                continue
-            colours.append(after[mask])
-            shares.append(share)
-            blob = piece_blob(shape_view.lab, parts, sheet, cell, settings)
-            if blob is None:  # too like its square at the reading's scale to teach a shape
-                continue
-            instances.append({"square": name, "share": round(share, 4),
-                              "lab": _round(blob.colour),
-                              "shape": _round(blob.features)})  # fmt: skip
+        colours = [c for e in examples for c in e.colours.get(kind, [])]
+        shares = [s for e in examples for s in e.shares.get(kind, [])]
         if not shares:
             continue
         stacked = np.concatenate(colours)
@@ -443,23 +428,26 @@ def learn(
             # Each piece as it stood: a tall piece leans away from the camera, more the
             # further it is from the view's centre, so a reader compares a square with
             # the nearest example of each kind.
-            "instances": instances,
+            "instances": [i for e in examples for i in e.instances.get(kind, [])],
         }
-    # A piece or two much like its square (a white beetle on a light square in a dim
-    # corner) teaches nothing and is passed over; a kind not seen at all, or many
-    # squares bare, mean the set-up is not what the photo shows.
     unseen = [kind for kind in setup.classes if not pieces.get(kind, {}).get("instances")]
-    if unseen or len(missing) > len(setup.pieces) * MAY_MISS:
+    if unseen:  # a kind not seen at all: the set-up is not what the photos show
+        squares_of = sorted(n for n, k in setup.pieces.items() if k in unseen)
         raise ProfileError(
-            f"{setup_photo[0]}: no piece seen on {', '.join(sorted(missing))}: lay out the "
-            f"reference set-up (docs/calibration.md) and photograph it again"
+            f"{setup_photo[0]}: no piece seen on {', '.join(squares_of)} ({', '.join(unseen)}): "
+            f"lay out the reference set-up (docs/calibration.md) and photograph it again"
         )
-    if missing:
-        report(setup_photo[0], f"passed over {', '.join(sorted(missing))}: the piece there "
-               "differs too little from its square to learn from")  # fmt: skip
-    learnt = len(setup.pieces) - len(missing)
-    report(setup_photo[0], f"learnt {len(pieces)} kinds of piece on {learnt} squares")
-    shown = {name: kind for name, kind in setup.pieces.items() if name not in missing}
+    for (name, _), found in zip((setup_photo, *more_setups), examples, strict=True):
+        if found.missing:
+            report(name, f"passed over {', '.join(sorted(found.missing))}: the piece there "
+                   "differs too little from its square to learn from")  # fmt: skip
+    on = len(setup.pieces) - len(first.missing)
+    said = f"learnt {len(pieces)} kinds of piece on {on} squares"
+    if more_setups:
+        taught = sum(len(p["instances"]) for p in pieces.values())
+        said += f", {taught} examples from {len(examples)} photos of the set-up"
+    report(setup_photo[0], said)
+    shown = {name: kind for name, kind in setup.pieces.items() if name not in first.missing}
     if shapes is None:
         from calibration.shapes import ShapesError, load_shapes
 
@@ -468,14 +456,85 @@ def learn(
         except ShapesError:
             shapes = None  # a game whose pieces' shapes are not known
     palettes, lamp = ({}, None) if shapes is None else learn_light(
-        shape_view, empty_view, unlike, sheet, shapes, shown, settings)  # fmt: skip
+        first.shape_view, first.empty_view, first.unlike, sheet, shapes, shown,
+        settings)  # fmt: skip
     if palettes:
         where = "too even to place the lamp" if lamp is None else (
             f"the lamp {lamp[2] / 1000:.1f} m above the board")  # fmt: skip
         report(setup_photo[0], f"learnt the pieces' colours apart from their shadows; {where}")
-    photos = [empty[0], setup_photo[0]]
+    photos = [empty[0], setup_photo[0], *(name for name, _ in more_setups)]
     return Profile(setup.game, sheet.name, settings, squares, pieces, photos, frame,
                    palettes, lamp, None if shapes is None else shapes.data)  # fmt: skip
+
+
+def _view(name: str, image: np.ndarray, sheet: Sheet, camera: Any, settings: Settings):
+    try:
+        return view_board(image, sheet, camera=camera, settings=settings)
+    except ValueError as error:  # BoardNotVisible, a black frame, ...
+        raise ProfileError(f"{name}: {error}") from None
+
+
+@dataclass
+class _Examples:
+    """What one photo of the set-up teaches: per class, its pieces' pixels, their shares
+    of their squares and the pieces as a reader sees them (``instances``); the squares
+    where no piece was seen; and the photo at the reading's scale with the empty board
+    and their difference (for ``learn_light``)."""
+
+    colours: dict[str, list[np.ndarray]]
+    shares: dict[str, list[float]]
+    instances: dict[str, list[dict[str, Any]]]
+    missing: list[str]
+    shape_view: BoardView
+    empty_view: np.ndarray
+    unlike: np.ndarray
+
+
+def _setup_examples(
+    photo: tuple[str, np.ndarray],
+    laid: BoardView,
+    bare: BoardView,
+    partial: Profile,
+    sheet: Sheet,
+    setup: SetUp,
+    settings: Settings,
+) -> _Examples:
+    """The pieces one photo of the set-up shows (``laid``, its view for colours), each
+    against the empty board (``bare``); refused, naming the photo and the squares, when
+    many squares show none (the photo is not of the set-up)."""
+    shape_view = view_board(photo[1], sheet, settings=settings, shape=True,
+                            registration=laid.registration)  # fmt: skip
+    empty_view = partial.empty_board(shape_view.lab, sheet)
+    unlike = blobs.difference(shape_view.lab, empty_view)
+    parts = blobs.blob_parts(unlike > settings.blob_delta_e)
+    found = _Examples({}, {}, {}, [], shape_view, empty_view, unlike)
+    for name, kind in setup.pieces.items():
+        cell = square_cell(sheet, name)
+        before = square_pixels(bare, sheet, cell, settings)
+        after = square_pixels(laid, sheet, cell, settings)
+        apart = blobs.difference(np.ascontiguousarray(before), np.ascontiguousarray(after))
+        mask = apart > settings.piece_delta_e
+        share = float(mask.mean())
+        if share < settings.least_share:
+            found.missing.append(name)
+            continue
+        found.colours.setdefault(kind, []).append(after[mask])
+        found.shares.setdefault(kind, []).append(share)
+        blob = piece_blob(shape_view.lab, parts, sheet, cell, settings)
+        if blob is None:  # too like its square at the reading's scale to teach a shape
+            continue
+        found.instances.setdefault(kind, []).append(
+            {"square": name, "share": round(share, 4), "lab": _round(blob.colour),
+             "shape": _round(blob.features)})  # fmt: skip
+    # A piece or two much like its square (a white beetle on a light square in a dim
+    # corner) teaches nothing and is passed over; many squares bare mean the photo is
+    # not of the set-up.
+    if len(found.missing) > len(setup.pieces) * MAY_MISS:
+        raise ProfileError(
+            f"{photo[0]}: no piece seen on {', '.join(sorted(found.missing))}: lay out the "
+            f"reference set-up (docs/calibration.md) and photograph it again"
+        )
+    return found
 
 
 def learn_light(

@@ -69,18 +69,20 @@ def calibrate_board(
     stream: TextIO,
     pieces: str | None = None,
 ) -> int:
-    """``companion calibrate board``: the empty board's photo, then the reference
-    set-up's; the appearance profile. ``pieces``: a shapes file for the pieces."""
+    """``companion calibrate board``: the empty board's photo, then one or more of the
+    reference set-up (its pieces turned or nudged between photos: each adds examples of
+    each kind); the appearance profile. ``pieces``: a shapes file for the pieces."""
     import cv2
 
     from calibration.camera import CameraCalibration
     from calibration.profiles import ProfileError, learn, load_setup
     from calibration.sheet import load_sheet
 
-    if len(images) != 2:
+    if len(images) < 2:
         raise ProfileError(
-            f"expected two photos, the empty board's and then the reference set-up's, got "
-            f"{len(images)} (docs/calibration.md, 'Appearance profiles')"
+            f"expected the empty board's photo and then one or more of the reference set-up, "
+            f"got {len(images)} photo{'' if len(images) == 1 else 's'} "
+            f"(docs/calibration.md, 'Appearance profiles')"
         )
     loaded = load_sheet(game, sheet)
     setup = load_setup(game)
@@ -104,7 +106,7 @@ def calibrate_board(
         print(f"{name}  {word}", file=stream, flush=True)
 
     profile = learn(photos[0], photos[1], loaded, setup, camera=intrinsics, progress=progress,
-                    shapes=shapes)  # fmt: skip
+                    shapes=shapes, more_setups=photos[2:])  # fmt: skip
     profile.save(out)
     print(f"written to {out}: {len(profile.squares)} squares, "
           f"{len(profile.pieces)} kinds of piece", file=stream)  # fmt: skip

@@ -41,7 +41,7 @@ def test_markers_writes_a_true_scale_sheet(tmp_path, capsys):
     assert ".png or .pdf" in capsys.readouterr().err
 
 
-def test_calibrate_board_learns_a_profile_from_two_photos(tmp_path, sheet, capsys):
+def test_calibrate_board_learns_a_profile_from_its_photos(tmp_path, sheet, capsys):
     setup = load_setup("gimmel")
     empty = photo_file(tmp_path / "empty.png", sheet, {}, 1)
     laid = photo_file(tmp_path / "setup.png", sheet, setup.pieces, 2)
@@ -55,7 +55,16 @@ def test_calibrate_board_learns_a_profile_from_two_photos(tmp_path, sheet, capsy
     assert main(["calibrate", "board", "gimmel", str(laid), str(empty), "--out", str(out)]) == 2
     assert "give the empty board's photo first" in capsys.readouterr().err
     assert main(["calibrate", "board", "gimmel", str(empty), "--out", str(out)]) == 2
-    assert "expected two photos" in capsys.readouterr().err
+    assert "expected the empty board's photo and then one or more" in capsys.readouterr().err
+    # Further set-up photos: each adds its pieces as examples.
+    again = photo_file(tmp_path / "setup2.png", sheet, setup.pieces, 3)
+    assert main(["calibrate", "board", "gimmel", str(empty), str(laid), str(again),
+                 "--out", str(out)]) == 0  # fmt: skip
+    assert "setup2.png  board found" in capsys.readouterr().out
+    more = Profile.load(out, game="gimmel", sheet=sheet.name)
+    assert more.photos == ["empty.png", "setup.png", "setup2.png"]
+    assert all(len(more.pieces[k]["instances"]) == 2 * len(profile.pieces[k]["instances"])
+               for k in profile.pieces)  # fmt: skip
     # A shapes file for the pieces that cannot be used: named, and nothing learnt.
     broken = tmp_path / "pieces.toml"
     broken.write_text('shapes = 1\ngame = "gimmel"\n[falcon]\nform = "sphere"\n')

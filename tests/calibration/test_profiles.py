@@ -170,6 +170,32 @@ def test_a_piece_or_two_too_like_its_square_are_passed_over_and_named(sheet, set
         learn(("e.png", photo(sheet, {}, 4)), ("s.png", photo(sheet, sparse, 5)), sheet, setup)
 
 
+def test_more_set_up_photos_add_their_pieces_as_examples(sheet, setup):
+    """Each further photo of the set-up (its pieces nudged between photos) adds an
+    example of every piece it shows; the first alone teaches the palettes and the lamp,
+    and a further photo that is not of the set-up is refused by its name."""
+    empty = ("e.png", photo(sheet, {}, 4))
+    first = ("s1.png", photo(sheet, setup.pieces, 5))
+    said = []
+    one = learn(empty, first, sheet, setup, shapes=toy_shapes())
+    three = learn(empty, first, sheet, setup, shapes=toy_shapes(),
+                  more_setups=[("s2.png", photo(sheet, setup.pieces, 6)),
+                               ("s3.png", photo(sheet, setup.pieces, 7))],
+                  progress=lambda name, word: said.append((name, word)))  # fmt: skip
+    for kind in setup.classes:
+        before = one.pieces[kind]["instances"]
+        after = three.pieces[kind]["instances"]
+        assert after[: len(before)] == before and len(after) == 3 * len(before)
+        assert {e["square"] for e in after} == {e["square"] for e in before}
+    assert three.palettes == one.palettes and three.lamp == one.lamp
+    assert three.photos == ["e.png", "s1.png", "s2.png", "s3.png"]
+    assert [name for name, _ in said][:4] == ["e.png", "s1.png", "s2.png", "s3.png"]
+    assert any("72 examples from 3 photos of the set-up" in word for _, word in said)
+    with pytest.raises(ProfileError, match=r"bare\.png: no piece seen on"):
+        learn(empty, first, sheet, setup, shapes=toy_shapes(),
+              more_setups=[("bare.png", photo(sheet, {}, 8))])  # fmt: skip
+
+
 def test_the_frame_around_the_grid_is_known_so_an_edge_piece_is_not_joined_to_it(profile, sheet):
     """The reading's picture has a margin around the grid (where a piece on an edge
     square may lean over): the profile knows the frame's colour there, so on the bare
