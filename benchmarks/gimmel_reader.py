@@ -1,11 +1,12 @@
 """How well and how fast the Gimmel reader reads rendered frames (issue 8's goals).
 
 The frozen set: for each seed 1..N, the renderer's table of that seed (its board, lamp,
-webcam and camera pose), the two board photos a user would take there, from which the
-appearance profile is learnt exactly as `companion calibrate board` learns it, and one
-play frame with every perturbation (hands included) read against the truth. A seed
-whose board photos teach nothing (the markers too small to find) is counted apart, as a
-user would take them again. Printed:
+webcam and camera pose), the board photos a user would take there (the empty board and,
+by default, three of the set-up, its pieces nudged between photos: `--setup-photos`),
+from which the appearance profile is learnt exactly as `companion calibrate board`
+learns it, and one play frame with every perturbation (hands included) read against the
+truth. A seed whose board photos teach nothing (the markers too small to find) is
+counted apart, as a user would take them again. Printed:
 
 - per-cell accuracy on the cells the truth says are visible, the share of boards read
   without an error on visible cells, the share of visible cells wrongly called unknown;
@@ -44,12 +45,15 @@ from calibration.sheet import load_sheet
 from vision.readers import gimmel
 
 
-def frozen_set(seed: int, cache: Path):
-    """The seed's two board photos and its play frame (image, truth), rendered once per
-    reference set-up (the set-up photo shows it: another set-up, other photos)."""
+def frozen_set(seed: int, cache: Path, setups: int = 1):
+    """The seed's board photos (the empty board, then ``setups`` of the set-up) and its
+    play frame (image, truth), rendered once per reference set-up (the set-up photo
+    shows it: another set-up, other photos) and kept; a further set-up photo asked for
+    later is rendered alone (each photo is drawn from its own stream)."""
     pieces = json.dumps(load_setup("gimmel").pieces, sort_keys=True).encode()
     folder = cache / f"setup-{hashlib.sha256(pieces).hexdigest()[:10]}" / f"seed-{seed:04d}"
     names = ("empty", "setup", "play")
+    more = tuple(f"setup{k}" for k in range(2, setups + 1))
     if not all((folder / f"{n}.json").is_file() for n in names):
         from vision.render.series import render_series, series_table
 
@@ -60,9 +64,18 @@ def frozen_set(seed: int, cache: Path):
         for name, rendered in zip(names, [*board, *play], strict=True):
             (folder / f"{name}.jpg").write_bytes(rendered.jpeg)
             (folder / f"{name}.json").write_text(json.dumps(rendered.truth))
+    missing = [(k, n) for k, n in enumerate(more, start=2) if not (folder / f"{n}.json").is_file()]
+    if missing:
+        from vision.render.series import board_photo, series_table
+
+        table = series_table("gimmel", seed)
+        for index, name in missing:
+            rendered = board_photo(table, "gimmel", seed, index)
+            (folder / f"{name}.jpg").write_bytes(rendered.jpeg)
+            (folder / f"{name}.json").write_text(json.dumps(rendered.truth))
     return {
         n: (cv2.imread(str(folder / f"{n}.jpg")), json.loads((folder / f"{n}.json").read_text()))
-        for n in names
+        for n in (*names, *more)
     }
 
 
@@ -82,6 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--frames", type=int, default=1000, help="seeds 1..N (default 1000)")
     parser.add_argument("--cache", default="benchmarks/.cache/gimmel-reader", help="frames kept")
+    parser.add_argument(
+        "--setup-photos",
+        type=int,
+        default=3,
+        help="photos of the set-up the profile is learnt from (default 3)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -89,11 +108,13 @@ def main(argv: list[str] | None = None) -> int:
     cells = right = wrongly_unknown = boards = clean = refused = unlearnt = 0
     read_times, bare_times = [], []
     for seed in range(1, args.frames + 1):
-        frames = frozen_set(seed, Path(args.cache))
+        frames = frozen_set(seed, Path(args.cache), args.setup_photos)
         (empty, _), (laid, _), (play, truth) = frames["empty"], frames["setup"], frames["play"]
+        more = [(f"setup{k}", frames[f"setup{k}"][0]) for k in range(2, args.setup_photos + 1)]
         camera = truth["camera"]
         try:
-            profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera)
+            profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera,
+                            more_setups=more)  # fmt: skip
         except ProfileError:
             # The board photos cannot teach (markers too small to find, say): a user
             # would take them again closer; the seed is counted and not scored.
@@ -122,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         clean += errors == 0
     figures = {
         "frames": args.frames,
+        "setup_photos": args.setup_photos,
         "read": boards,
         "refused_board_not_visible": refused,
         "profile_not_learnt": unlearnt,
@@ -138,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"Gimmel reader on {args.frames} rendered frames (seeds 1-{args.frames}), one core, "
           f"OpenCV {cv2.__version__}")  # fmt: skip
+    print(f"  profiles learnt from the empty board and {args.setup_photos} set-up photo"
+          f"{'' if args.setup_photos == 1 else 's'} a seed")  # fmt: skip
     print(f"  read {boards}, refused (board not visible) {refused}, "
           f"no profile learnt from the board photos {unlearnt}")  # fmt: skip
     print(f"  visible cells right: {figures['cell_accuracy']:.4%} of {cells}")

@@ -3,9 +3,10 @@ correctly, false moves committed, and the delay from the hand leaving to the com
 
 Each game is one table set-up of the renderer (seed G: board, lamp, webcam and where it
 is mounted) filmed as a live camera films it (``vision.render.live``: a hand comes in,
-moves the piece, goes). The board's two photos are taken with that camera first and the
-appearance profile learnt from them, as a user does. A bot plays both seats; every move
-that changes the board is made by hand on the rendered table, and the table's own
+moves the piece, goes). The board's photos (the empty board, the set-up three times)
+are taken with that camera first and the appearance profile learnt from them, as a user
+does. A bot plays both seats; every move that changes the board is made by hand on the
+rendered table, and the table's own
 ``CameraSource`` (motion gate, reader, confirmation, the tracker) reads the frames, with
 the product's default tolerance. Hands also pass over the board without changing
 anything. Time is the frames' time at ``--fps``: the reader's work per frame is measured

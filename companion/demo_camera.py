@@ -1,8 +1,8 @@
 """The demo's Gimmel table, run from a simulated camera.
 
 At start-up the demo sets the table up as a user would (docs/calibration.md): it takes
-the two photos ``companion calibrate board`` needs (the empty board, the reference
-set-up) with the demo table's camera, learns the appearance profile from them
+the photos ``companion calibrate board`` learns from (the empty board, the reference
+set-up three times) with the demo table's camera, learns the appearance profile from them
 (``calibration.profiles.learn``) and saves photos and profile in the instance folder
 (``camera/``). The camera is a rendered one (``vision.render.live``) mounted over one
 fixed table set-up (the renderer's seed :data:`TABLE_SEED`), filmed at :data:`FPS`
@@ -122,13 +122,19 @@ def calibrate_camera(folder: Path, render_table: Any, seed: int) -> Path:
     return path
 
 
+#: Photos of the set-up the demo's profile is learnt from, as docs/calibration.md
+#: advises (each adds examples of every kind, standing another way).
+SETUP_PHOTOS = 3
+
+
 def learn_profile(
     folder: Path, render_table: Any, rng: np.random.Generator, camera: Path | None = None
 ) -> Path:
-    """Take the two board photos with the demo table's camera and learn its appearance
-    profile, as ``companion calibrate board`` does (with the camera's calibration file,
-    when given); write photos and profile into ``folder`` and return the profile's
-    path."""
+    """Take the board photos with the demo table's camera (the empty board, then the
+    set-up :data:`SETUP_PHOTOS` times, its pieces placed anew each time) and learn its
+    appearance profile, as ``companion calibrate board`` does (with the camera's
+    calibration file, when given); write photos and profile into ``folder`` and return
+    the profile's path."""
     from calibration.profiles import learn, load_setup
     from vision.render.frame import FrameOptions, render_frame
     from vision.render.live import LIVE_EFFECTS
@@ -136,7 +142,9 @@ def learn_profile(
     setup = load_setup("gimmel")
     folder.mkdir(parents=True, exist_ok=True)
     photos = []
-    for name, position in (("empty", {}), ("setup", setup.pieces)):
+    shots = [("empty", {}), ("setup", setup.pieces)]
+    shots += [(f"setup{k}", setup.pieces) for k in range(2, SETUP_PHOTOS + 1)]
+    for name, position in shots:
         options = FrameOptions(camera="fixed", effects=LIVE_EFFECTS)
         rendered = render_frame(render_table, position, rng, options=options, hand=False)
         path = folder / f"board-{name}.jpg"
@@ -147,7 +155,8 @@ def learn_profile(
         from calibration.camera import CameraCalibration
 
         intrinsics = CameraCalibration.load(camera).to_json()
-    profile = learn(photos[0], photos[1], render_table.sheet, setup, camera=intrinsics)
+    profile = learn(photos[0], photos[1], render_table.sheet, setup, camera=intrinsics,
+                    more_setups=photos[2:])  # fmt: skip
     path = folder / "gimmel-profile.json"
     profile.save(path)
     return path
