@@ -79,6 +79,22 @@ def frozen_set(seed: int, cache: Path, setups: int = 1):
     }
 
 
+#: What a misread visible cell got wrong, in the order printed.
+MISREADS = ("kind", "colour", "piece missed", "piece where none is", "unknown")
+
+
+def what_went_wrong(truth: str, label: str) -> str:
+    """A misread cell's kind of error (``MISREADS``): a piece's kind or its colour, a
+    piece read as an empty square or the other way round, or a cell called unknown."""
+    if label == gimmel.UNKNOWN:
+        return "unknown"
+    if truth == gimmel.EMPTY:
+        return "piece where none is"
+    if label == gimmel.EMPTY:
+        return "piece missed"
+    return "colour" if truth.split()[0] != label.split()[0] else "kind"
+
+
 def bare_work(image: np.ndarray, sheet, homography: np.ndarray) -> float:
     """What any reader must do: find the markers (OpenCV's defaults) and warp once."""
     start = time.perf_counter()
@@ -106,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
     cells = right = wrongly_unknown = boards = clean = refused = unlearnt = 0
+    misread = dict.fromkeys(MISREADS, 0)
     read_times, bare_times = [], []
     for seed in range(1, args.frames + 1):
         frames = frozen_set(seed, Path(args.cache), args.setup_photos)
@@ -139,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 errors += 1
                 wrongly_unknown += label == gimmel.UNKNOWN
+                misread[what_went_wrong(position.get(name, gimmel.EMPTY), label)] += 1
         boards += 1
         clean += errors == 0
     figures = {
@@ -150,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         "cell_accuracy": right / cells if cells else None,
         "boards_without_error": clean / boards if boards else None,
         "cells_wrongly_unknown": wrongly_unknown / cells if cells else None,
+        "misread": misread,
         "read_ms_median": statistics.median(read_times) * 1000 if read_times else None,
         "read_ms_p95": float(np.percentile(read_times, 95)) * 1000 if read_times else None,
         "bare_ms_median": statistics.median(bare_times) * 1000 if bare_times else None,
@@ -167,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  visible cells right: {figures['cell_accuracy']:.4%} of {cells}")
     print(f"  boards with no error on visible cells: {figures['boards_without_error']:.2%}")
     print(f"  visible cells wrongly called unknown: {figures['cells_wrongly_unknown']:.4%}")
+    print("  visible cells misread: " + ", ".join(f"{n} {w}" for w, n in misread.items()))
     print(f"  reading per frame: median {figures['read_ms_median']:.1f} ms, "
           f"p95 {figures['read_ms_p95']:.1f} ms")  # fmt: skip
     print(f"  bare OpenCV work (markers + one warp): median {figures['bare_ms_median']:.1f} ms, "
