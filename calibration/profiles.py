@@ -390,8 +390,8 @@ def learn(
     default). ``more_setups``: more photos of the set-up, its pieces turned or nudged on
     their squares between photos: each piece of each is one more example of its kind (a
     reader compares a piece with the nearest example of each kind, so examples standing
-    every way teach more than one way repeated); the first set-up photo alone teaches
-    the pieces' colours and where the lamp is."""
+    every way teach more than one way repeated); the palettes (the pieces' colours apart
+    from their shadows) and where the lamp is come from the first set-up photo alone."""
     report = progress or (lambda _name, _word: None)
     views = []
     for name, image in (empty, setup_photo):
