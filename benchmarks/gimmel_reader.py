@@ -48,34 +48,28 @@ from vision.readers import gimmel
 def frozen_set(seed: int, cache: Path, setups: int = 1):
     """The seed's board photos (the empty board, then ``setups`` of the set-up) and its
     play frame (image, truth), rendered once per reference set-up (the set-up photo
-    shows it: another set-up, other photos) and kept; a further set-up photo asked for
-    later is rendered alone (each photo is drawn from its own stream)."""
+    shows it: another set-up, other photos) and kept; a photo not yet kept is rendered
+    alone (each frame is drawn from its own stream)."""
     pieces = json.dumps(load_setup("gimmel").pieces, sort_keys=True).encode()
     folder = cache / f"setup-{hashlib.sha256(pieces).hexdigest()[:10]}" / f"seed-{seed:04d}"
-    names = ("empty", "setup", "play")
-    more = tuple(f"setup{k}" for k in range(2, setups + 1))
-    if not all((folder / f"{n}.json").is_file() for n in names):
-        from vision.render.series import render_series, series_table
+    # name -> board photo index (None: the play frame)
+    frames = {"empty": 0, "setup": 1, "play": None}
+    frames |= {f"setup{k}": k for k in range(2, setups + 1)}
+    missing = [n for n in frames if not (folder / f"{n}.json").is_file()]
+    if missing:
+        from vision.render.series import board_photo, play_frame, series_table
 
         folder.mkdir(parents=True, exist_ok=True)
         table = series_table("gimmel", seed)
-        board = list(render_series("gimmel", seed, 2, "board", table=table))
-        play = list(render_series("gimmel", seed, 1, "play", table=table))
-        for name, rendered in zip(names, [*board, *play], strict=True):
-            (folder / f"{name}.jpg").write_bytes(rendered.jpeg)
-            (folder / f"{name}.json").write_text(json.dumps(rendered.truth))
-    missing = [(k, n) for k, n in enumerate(more, start=2) if not (folder / f"{n}.json").is_file()]
-    if missing:
-        from vision.render.series import board_photo, series_table
-
-        table = series_table("gimmel", seed)
-        for index, name in missing:
-            rendered = board_photo(table, "gimmel", seed, index)
+        for name in missing:
+            index = frames[name]
+            rendered = (play_frame(table, seed, 0) if index is None
+                        else board_photo(table, "gimmel", seed, index))  # fmt: skip
             (folder / f"{name}.jpg").write_bytes(rendered.jpeg)
             (folder / f"{name}.json").write_text(json.dumps(rendered.truth))
     return {
         n: (cv2.imread(str(folder / f"{n}.jpg")), json.loads((folder / f"{n}.json").read_text()))
-        for n in (*names, *more)
+        for n in frames
     }
 
 
