@@ -395,8 +395,7 @@ def learn(
     report = progress or (lambda _name, _word: None)
     views = []
     for name, image in (empty, setup_photo):
-        views.append(_view(name, image, sheet, camera, settings))
-        report(name, f"board found ({views[-1].registration.rms_mm:.2f} mm), light corrected")
+        views.append(_view(name, image, sheet, camera, settings, report))
     bare, laid = views
     check_bare(bare, empty[0], sheet, setup, settings)
     squares = {}
@@ -410,8 +409,7 @@ def learn(
     first = _setup_examples(setup_photo, laid, bare, partial, sheet, setup, settings)
     examples = [first]
     for name, image in more_setups:
-        view = _view(name, image, sheet, camera, settings)
-        report(name, f"board found ({view.registration.rms_mm:.2f} mm), light corrected")
+        view = _view(name, image, sheet, camera, settings, report)
         examples.append(_setup_examples((name, image), view, bare, partial, sheet, setup,
                                         settings))  # fmt: skip
     pieces: dict[str, dict[str, Any]] = {}
@@ -467,11 +465,15 @@ def learn(
                    palettes, lamp, None if shapes is None else shapes.data)  # fmt: skip
 
 
-def _view(name: str, image: np.ndarray, sheet: Sheet, camera: Any, settings: Settings):
+def _view(name: str, image: np.ndarray, sheet: Sheet, camera: Any, settings: Settings,
+          report: Callable[[str, str], None]) -> BoardView:  # fmt: skip
+    """A photo seen square-on (``view_board``), said so; refused by its name."""
     try:
-        return view_board(image, sheet, camera=camera, settings=settings)
+        view = view_board(image, sheet, camera=camera, settings=settings)
     except ValueError as error:  # BoardNotVisible, a black frame, ...
         raise ProfileError(f"{name}: {error}") from None
+    report(name, f"board found ({view.registration.rms_mm:.2f} mm), light corrected")
+    return view
 
 
 @dataclass
