@@ -35,7 +35,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration import blobs, colour
+from calibration import blobs, colour, silhouettes, views
 from calibration.board_plane import cell_boxes
 from calibration.board_plane import rectify as rectify_board
 from calibration.registration import Registration, register
@@ -528,6 +528,7 @@ def _setup_examples(
         found.instances.setdefault(kind, []).append(
             {"square": name, "share": round(share, 4), "lab": _round(blob.colour),
              "shape": _round(blob.features)})  # fmt: skip
+    _add_views(photo[1], laid, empty_view, found.instances, sheet, settings)
     # A piece or two much like its square (a white beetle on a light square in a dim
     # corner) teaches nothing and is passed over; many squares bare mean the photo is
     # not of the set-up.
@@ -537,6 +538,40 @@ def _setup_examples(
             f"reference set-up (docs/calibration.md) and photograph it again"
         )
     return found
+
+
+def _add_views(
+    image: np.ndarray,
+    laid: BoardView,
+    empty_view: np.ndarray,
+    instances: dict[str, list[dict[str, Any]]],
+    sheet: Sheet,
+    settings: Settings,
+) -> None:
+    """Each set-up piece's view as the camera saw it (``calibration.views``), kept with
+    its instance for readers to compare pieces with; none when the camera's place cannot
+    be worked out from the photo."""
+    eye = silhouettes.board_eye(laid.registration)
+    found = [i for kind in instances.values() for i in kind]
+    if eye is None or not found:
+        return
+    bases = [square_centre_px(sheet, square_cell(sheet, i["square"]), 1.0, 0.0) for i in found]
+    lightness, unlike = views.piece_views(
+        image, laid.registration.to_image, eye, bases, empty_view,
+        settings.shape_px_per_mm, settings.shape_margin_mm, corrected_lab(laid.gains),
+    )  # fmt: skip
+    for instance, light, apart in zip(found, lightness, unlike, strict=True):
+        instance["view"] = views.encode(light, apart)
+
+
+def corrected_lab(gains: Any) -> Callable[[np.ndarray], np.ndarray]:
+    """BGR pixels of any shape (..., 3) to Lab, their light corrected by ``gains``."""
+
+    def convert(pixels: np.ndarray) -> np.ndarray:
+        flat = np.ascontiguousarray(pixels.reshape(-1, 1, 3))
+        return to_lab(colour.apply(flat, gains)).reshape((*pixels.shape[:-1], 3))
+
+    return convert
 
 
 def learn_light(
@@ -552,8 +587,6 @@ def learn_light(
     set-up photo (``view`` at the reading's scale, the ``empty`` board's picture and
     the ``unlike`` difference): each set-up piece in ``shown`` is fitted with its kind's
     shape (``shapes``, ``calibration.silhouettes``)."""
-    from calibration import silhouettes
-
     px, margin = settings.shape_px_per_mm, settings.shape_margin_mm
     grid = sheet.grid
     eye = silhouettes.board_eye(view.registration)

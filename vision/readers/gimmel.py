@@ -24,13 +24,14 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration import colour, silhouettes
+from calibration import colour, silhouettes, views
 from calibration.blobs import Blob, blob_parts, difference, shape_distance
 from calibration.board_plane import cell_boxes, rectify
 from calibration.profiles import (
     Profile,
     ProfileError,
     board_squares,
+    corrected_lab,
     piece_blob,
     square_centre_px,
     to_lab,
@@ -63,7 +64,12 @@ class ReaderSettings:
     that piece (a white piece on a light square). The two look at a piece differently
     and err on different pieces; their sum errs on fewer (on rendered frames, seeds
     1-100: 138 misread pieces of 1,531 by the examples alone, 36 with the fit).
-    ``fit``: the fit's own settings."""
+    ``fit``: the fit's own settings. ``view_weight``: what a kind's view (its piece as
+    the camera sees it, ``calibration.views``) being nothing like the nearest example of
+    that kind, of either colour, adds to its distance (each way the view is 0-1 alike);
+    the view's settings are ``view``. Set on rendered frames of seeds 101-200 (weights
+    from 80 to 1500 tried); on seeds 1-100, adding it took the misread pieces from 40 to
+    15."""
 
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
     #: camera: a square's band nearest the camera is where a neighbour's top leans in.
@@ -74,6 +80,8 @@ class ReaderSettings:
     fit_weight: float = 0.03
     least_fit: float = 2900.0
     fit: silhouettes.FitSettings = field(default_factory=silhouettes.FitSettings)
+    view_weight: float = 600.0
+    view: views.ViewSettings = field(default_factory=views.ViewSettings)
 
 
 @dataclass(frozen=True)
@@ -83,8 +91,9 @@ class Observation:
     a piece, over the nearest other kind or colour; ``occupied`` how sure the reader is
     that a square holds a piece or not, whatever piece (a square missing: its
     ``confidence``); ``board`` the registration's quality figures; ``looks`` each
-    piece's blob as the reader saw it (its Lab colour and shape features), from which
-    the table can teach the profile what a misread piece really was (``teach``)."""
+    piece's blob as the reader saw it (its Lab colour and shape features) and ``views``
+    its view (``calibration.views.encode``), from which the table can teach the profile
+    what a misread piece really was (``teach``)."""
 
     game: str
     squares: dict[str, str]
@@ -92,6 +101,7 @@ class Observation:
     board: dict[str, Any] = field(default_factory=dict)
     occupied: dict[str, float] = field(default_factory=dict)
     looks: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict, repr=False)
+    views: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def pieces(self) -> dict[str, str]:
@@ -108,6 +118,14 @@ class Observation:
                 "confidence": {k: round(v, 3) for k, v in self.confidence.items()},
                 "occupied": {k: round(v, 3) for k, v in self.occupied.items()},
                 "board": self.board}  # fmt: skip
+
+
+def prepare(profile: Profile, settings: ReaderSettings = ReaderSettings()) -> None:
+    """Work out what reading with ``profile`` needs once (each set-up piece's view turned
+    every way: a few tenths of a second), so that the first frame read takes no longer
+    than the others. A table calls it when it loads a profile; ``read`` does it itself
+    otherwise. ``ProfileError`` for a profile that cannot be read with."""
+    Kinds.of(profile, settings)
 
 
 def read(
@@ -139,6 +157,8 @@ def read(
     shares = square_shares(unlike, boxes, cells, bands)
     squares, confidence, occupied, looks = {}, {}, {}, {}
     parts = None
+    pieces = {}  # square -> (its index, the examples' costs), for the squares with a blob
+    kept = {}  # square -> its piece's view, as a profile keeps it (for ``teach``)
     doubtful = {}  # square -> (its index, the examples' costs)
     can_fit = bool(profile.palettes) and profile.shapes is not None
     for k, name in enumerate(names):
@@ -155,13 +175,27 @@ def read(
             if can_fit:  # ... or a white piece on a light square: the fit says
                 doubtful[name] = (k, None)
             continue
-        costs = kinds.costs(blob)
-        squares[name], confidence[name] = kinds.decide(costs)
-        if costs is not None and confidence[name] < settings.fit_below and can_fit:
-            doubtful[name] = (k, costs)
+        pieces[name] = (k, kinds.costs(blob))
         looks[name] = (blob.colour.tolist(), blob.features.tolist())
         # As sure that something stands here as the square is unlike its empty self.
         occupied[name] = min(1.0, shares[k] / kinds.least_share - 1.0)
+    seen = [name for name, (_, costs) in pieces.items() if costs is not None]
+    if seen and kinds.views is not None:
+        eye = silhouettes.board_eye(registration)
+        if eye is not None:
+            bases = [square_centre_px(sheet, cells[pieces[n][0]], 1.0, 0.0) for n in seen]
+            light, apart = views.piece_views(image, registration.to_image, eye, bases, empty,
+                                             px_per_mm, margin_mm, corrected_lab(gains),
+                                             settings.view)  # fmt: skip
+            for name, costs, seen_light, seen_apart in zip(
+                seen, kinds.view_costs(light, apart), light, apart, strict=True
+            ):
+                pieces[name] = (pieces[name][0], pieces[name][1] + costs)
+                kept[name] = views.encode(seen_light, seen_apart)
+    for name, (k, costs) in pieces.items():
+        squares[name], confidence[name] = kinds.decide(costs)
+        if costs is not None and confidence[name] < settings.fit_below and can_fit:
+            doubtful[name] = (k, costs)
     if doubtful:  # fitted all at once: one pass of array work for them all
         fitter = Fitter.of(profile, registration, (lab, empty, unlike_by), settings)
         centres = [square_centre_px(sheet, cells[k], px_per_mm, margin_mm)
@@ -175,12 +209,13 @@ def read(
                 squares[name] = EMPTY
                 confidence[name] = occupied[name] = float(np.clip(1 + best / least, 0.05, 1))
                 looks.pop(name, None)
+                kept.pop(name, None)
                 continue
             squares[name], confidence[name] = kinds.decide(weighed)
             if name not in looks:  # no blob, but a piece's shape explains the pixels
                 occupied[name] = float(np.clip(-best / least - 1.0, 0.05, 1.0))
     return Observation(profile.game, squares, confidence, registration.summary(), occupied,
-                       looks)  # fmt: skip
+                       looks, kept)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -196,6 +231,13 @@ class Kinds:
     least_share: float
     most_chroma: float
     settings: ReaderSettings
+    #: The examples' views, each turned every way (``calibration.views.examples_matrix``),
+    #: and per view the index of its kind of piece, whatever its colour, in
+    #: ``shape_kinds``; None for a profile learnt before views were kept.
+    views: np.ndarray | None = None
+    view_kind: np.ndarray | None = None
+    #: Per class, the index of its kind of piece in the kinds the views show.
+    class_kind: np.ndarray | None = None
 
     @classmethod
     def of(cls, profile: Profile, settings: ReaderSettings) -> Kinds:
@@ -212,7 +254,37 @@ class Kinds:
         features = np.array([e["shape"] for _, e in examples], np.float32)
         chroma = float(np.hypot(colours[:, 1], colours[:, 2]).max())
         least_share = profile.settings.least_share
-        return cls(names, kind_of, colours, features, least_share, chroma, settings)
+        shape_kinds = sorted({name.split()[-1] for name in names})
+        class_kind = np.array([shape_kinds.index(name.split()[-1]) for name in names])
+        viewed = [(k, e) for k, e in examples if "view" in e]
+        if not viewed:
+            return cls(names, kind_of, colours, features, least_share, chroma, settings)
+        try:
+            matrix = views.examples_matrix(tuple(e["view"] for _, e in viewed), settings.view)
+        except views.ViewError as error:
+            raise ProfileError(f"the profile's view of a set-up piece: {error}") from None
+        view_kind = class_kind[[k for k, _ in viewed]]
+        return cls(names, kind_of, colours, features, least_share, chroma, settings, matrix,
+                   view_kind, class_kind)  # fmt: skip
+
+    def view_costs(self, lightness: np.ndarray, unlike: np.ndarray) -> np.ndarray:
+        """Per view seen (``calibration.views.piece_views``) and class: how much less
+        alike the view is to the nearest example of the class's kind (either colour) than
+        to the nearest of the kind it is most like, weighted
+        (``ReaderSettings.view_weight``): (N, classes)."""
+        seen = views.features(lightness, unlike, self.settings.view)
+        alike = views.similarity(self.views, seen)  # (N, examples)
+        kinds = int(self.class_kind.max()) + 1
+        best = np.zeros((len(seen), kinds))
+        for kind in range(kinds):
+            mine = self.view_kind == kind
+            if mine.any():
+                best[:, kind] = alike[:, mine].max(axis=1)
+        # Measured from the most alike kind: the view adds nothing to the kind it looks
+        # most like, so a class's distance stays its blob's, and a margin a margin.
+        return (
+            best.max(axis=1, keepdims=True) - best[:, self.class_kind]
+        ) * self.settings.view_weight
 
     def costs(self, blob: Blob) -> np.ndarray | None:
         """Per class (``names``), how far the blob is from its nearest example; None
