@@ -77,13 +77,16 @@ class CameraSource:
         from vision.readers import gimmel
 
         game = table.config.game
-        readers = {"gimmel": (gimmel.read, gimmel.shows, gimmel.mismatch, gimmel.teach)}
+        readers = {
+            "gimmel": (gimmel.read, gimmel.shows, gimmel.mismatch, gimmel.teach, gimmel.prepare)
+        }
         if game not in readers:
             raise ValueError(f"table {table.config.id!r}: no camera reader for {game} yet")
-        self.read, self.shows, self.mismatch, self.teach = readers[game]
+        self.read, self.shows, self.mismatch, self.teach, prepare = readers[game]
         self.table, self.config, self.stop, self.clock = table, config, stop, clock
         self.sheet = load_sheet(game, config.sheet)
         self.profile = Profile.load(config.profile, game=game, sheet=self.sheet.name)
+        prepare(self.profile)  # the first frame then reads as fast as the others
         self.camera = (
             CameraCalibration.load(config.calibration).to_json() if config.calibration else None
         )

@@ -87,13 +87,16 @@ def looks_of(squares):
 def test_a_kind_misread_on_a_board_the_table_agreed_to_teaches_the_profile():
     state = start()
     seen = reading(state, wrong={"e5": "white beetle"}, sure=0.3)
-    seen = Observation("gimmel", seen.squares, seen.confidence, looks=looks_of(["e5", "d12"]))
+    seen = Observation("gimmel", seen.squares, seen.confidence, looks=looks_of(["e5", "d12"]),
+                       views={"e5": "a view of e5"})  # fmt: skip
     profile = profile_with({"white falcon": [], "white beetle": [], "black cat": []})
     taught: set = set()
     assert teach(profile, seen, state, unsure=0.2, taught=taught) == ["e5"]
     example = profile.pieces["white falcon"]["instances"][0]
     assert example["square"] == "e5" and example["taught"] is True
     assert example["shape"] == [3.0, 0.8, 0.6, 1.2, 0.9]
+    # The piece as the camera saw it straight on is kept too (calibration.views).
+    assert example["view"] == "a view of e5"
     assert not profile.pieces["white beetle"]["instances"]
     # d12's black cat was read right and surely enough (0.3 >= 0.2): nothing to teach.
     assert not profile.pieces["black cat"]["instances"]
@@ -102,6 +105,7 @@ def test_a_kind_misread_on_a_board_the_table_agreed_to_teaches_the_profile():
     assert len(profile.pieces["white falcon"]["instances"]) == 1
     # Read right but unsurely: taught too, so that the next such reading is sure.
     assert teach(profile, seen, state, unsure=0.5, taught=taught) == ["d12"]
+    assert "view" not in profile.pieces["black cat"]["instances"][0]  # none was seen
 
 
 def test_a_board_that_differs_otherwise_than_in_kinds_teaches_nothing():

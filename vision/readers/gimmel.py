@@ -512,7 +512,10 @@ def teach(
         if looks is None or kind is None or (name, expected[name]) in done:
             continue
         examples = kind.setdefault("instances", [])
-        examples.append({"square": name, "lab": looks[0], "shape": looks[1], "taught": True})
+        example = {"square": name, "lab": looks[0], "shape": looks[1], "taught": True}
+        if name in observation.views:
+            example["view"] = observation.views[name]
+        examples.append(example)
         learnt = [e for e in examples if e.get("taught")]
         if len(learnt) > MOST_TAUGHT:
             examples.remove(learnt[0])

@@ -1,0 +1,151 @@
+"""A piece seen straight on (``calibration.views``): where a view looks, its gradients,
+its turns, and how a profile keeps it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration import views
+from calibration.silhouettes import lean
+
+SETTINGS = views.ViewSettings()
+SIZE = SETTINGS.size_px
+MIDDLE = (SIZE - 1) / 2
+
+
+def nearest_pixel(grid: np.ndarray, point_mm: np.ndarray) -> tuple[int, int]:
+    """The (row, column) of the view pixel that looks nearest to a board point."""
+    apart = np.linalg.norm(grid - point_mm, axis=-1)
+    row, col = np.unravel_index(np.argmin(apart), apart.shape)
+    return int(row), int(col)
+
+
+def test_a_view_from_straight_above_is_the_board_around_the_piece_scaled():
+    eye = np.array([100.0, 200.0, 600.0])
+    (grid,) = views.view_grid(eye, np.array([[100.0, 200.0]]))
+    assert grid.shape == (SIZE, SIZE, 2)
+    middle = (grid[15, 15] + grid[16, 16]) / 2
+    assert np.allclose(middle, [100.0, 200.0], atol=1e-6)
+    # The plane looked at is middle_height_mm up: the board behind it is seen wider.
+    wide = grid[0, -1, 0] - grid[0, 0, 0]
+    expected = 2 * SETTINGS.half_mm * eye[2] / (eye[2] - SETTINGS.middle_height_mm)
+    assert wide == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("eye", [(-300.0, 250.0, 500.0), (120.0, -400.0, 450.0)])
+def test_up_in_a_view_is_up_on_the_piece_wherever_the_camera_is(eye):
+    """A point on the piece's upright axis: at the middle height it is the view's middle;
+    higher up it is higher in the view, straight above the middle, whichever side the
+    camera looks from (the camera sees a point where its line of sight meets the board:
+    ``silhouettes.lean``)."""
+    eye = np.asarray(eye)
+    base = np.array([90.0, 300.0])
+    (grid,) = views.view_grid(eye, base[None])
+    for height, above in ((SETTINGS.middle_height_mm, False), (12.0, True)):
+        seen = lean(np.array([[base[0], base[1], height]]), eye)[0]
+        row, col = nearest_pixel(grid, seen)
+        assert abs(col - MIDDLE) <= 1.0
+        assert (row < MIDDLE - 2) if above else abs(row - MIDDLE) <= 1.0
+
+
+def test_pieces_seen_near_and_far_have_views_of_one_size():
+    """The view's scale is the piece's, not the picture's: two pieces as far apart as a
+    board's corners each span the same share of their views (in mm on their planes)."""
+    eye = np.array([120.0, -200.0, 500.0])
+    near, far = views.view_grid(eye, np.array([[120.0, 20.0], [230.0, 520.0]]))
+    for grid, base in ((near, (120.0, 20.0)), (far, (230.0, 520.0))):
+        # The piece's foot, 8 mm either side across the line of sight, lands 8 mm from
+        # the view's middle column at the view's scale, near or far.
+        across = np.cross(np.r_[np.array(base) - eye[:2], 0.0], [0.0, 0.0, 1.0])[:2]
+        across /= np.linalg.norm(across)
+        for side in (-1, 1):
+            foot = np.array([*(np.array(base) + side * 8.0 * across), 0.0])
+            _, col = nearest_pixel(grid, lean(foot[None], eye)[0])
+            step = 2 * SETTINGS.half_mm / (SIZE - 1)
+            assert abs((col - MIDDLE) * step - side * 8.0) < 2.5 * step
+
+
+def edge(vertical: bool) -> np.ndarray:
+    picture = np.zeros((SIZE, SIZE), np.float32)
+    if vertical:
+        picture[:, SIZE // 2 :] = 80.0
+    else:
+        picture[SIZE // 2 :, :] = 80.0
+    return picture
+
+
+def test_gradient_histograms_name_an_edge_s_orientation():
+    hist = views.gradient_histograms(np.stack([edge(True), edge(False)]), None, SETTINGS)
+    by_bin = hist.reshape(2, -1, SETTINGS.bins).sum(axis=1)
+    # A vertical edge: the lightness changes across, at 0 degrees; a horizontal one at 90.
+    assert np.argmax(by_bin[0]) == 0
+    assert np.argmax(by_bin[1]) == SETTINGS.bins // 2
+
+
+def test_views_read_together_are_described_as_each_alone():
+    """One stacked pass for all pieces: no view's gradients reach into the next's."""
+    rng = np.random.default_rng(3)
+    light = rng.uniform(0, 100, (3, SIZE, SIZE)).astype(np.float32)
+    light[1] = edge(False)  # strong rows at its top and bottom edges
+    apart = rng.uniform(0, 40, (3, SIZE, SIZE)).astype(np.float32)
+    together = views.features(light, apart, SETTINGS)
+    alone = np.vstack([views.features(light[k : k + 1], apart[k : k + 1], SETTINGS)
+                       for k in range(3)])  # fmt: skip
+    assert together.shape == alone.shape
+    # The difference's dilation may reach one row into a neighbour: nearly the same.
+    assert np.abs(together - alone).max() < 0.05
+    assert np.allclose(np.linalg.norm(together, axis=1), np.sqrt(2), atol=1e-4)
+
+
+def piece(rng) -> tuple[np.ndarray, np.ndarray]:
+    """A light triangle on a darker board, with the difference where it stands."""
+    import cv2
+
+    light = np.full((SIZE, SIZE), 30.0, np.float32)
+    corners = np.array([[16, 5], [27, 24], [6, 25]], np.int32)
+    cv2.fillConvexPoly(light, corners, 85.0)
+    apart = np.where(light > 50, 55.0, 2.0).astype(np.float32)
+    light += rng.normal(0, 1.0, light.shape).astype(np.float32)
+    return light, apart
+
+
+def test_a_set_up_piece_stands_for_itself_turned_and_mirrored():
+    import cv2
+
+    rng = np.random.default_rng(5)
+    light, apart = piece(rng)
+    kept = views.example_features(light, apart, SETTINGS)
+    assert kept.shape[0] == 2 * SETTINGS.turns
+    examples = kept[None]
+    # The same piece turned by one of the turns (90 degrees) is seen as the example.
+    matrix = cv2.getRotationMatrix2D((MIDDLE, MIDDLE), 90.0, 1.0)
+    turned = [cv2.warpAffine(p, matrix, (SIZE, SIZE), borderMode=cv2.BORDER_REPLICATE)
+              for p in (light, apart)]  # fmt: skip
+    seen = views.features(turned[0][None], turned[1][None], SETTINGS)
+    assert views.similarity(examples, seen)[0, 0] > 0.95
+    # Without its turns, the example is much less like the turned piece.
+    unturned = views.similarity(kept[:1][None], seen)[0, 0]
+    assert unturned < 0.9
+    # A round piece is less like the triangle than the triangle turned.
+    disc = np.full((SIZE, SIZE), 30.0, np.float32)
+    cv2.circle(disc, (16, 16), 10, 85.0, -1)
+    round_view = views.features(disc[None], np.where(disc > 50, 55.0, 2.0)[None], SETTINGS)
+    assert views.similarity(examples, round_view)[0, 0] < views.similarity(examples, seen)[0, 0]
+
+
+def test_a_kept_view_round_trips_and_a_bad_one_is_named():
+    rng = np.random.default_rng(8)
+    light, apart = piece(rng)
+    apart[0, 0] = 500.0  # beyond what is kept: capped, not wrapped
+    text = views.encode(light, apart)
+    back_light, back_apart = views.decode(text)
+    assert np.abs(back_light - np.clip(light, 0, 100)).max() <= views.LIGHTNESS_STEP
+    assert back_apart[0, 0] == pytest.approx(255 * views.UNLIKE_STEP)
+    assert np.abs(back_apart[1:] - apart[1:]).max() <= views.UNLIKE_STEP
+    with pytest.raises(views.ViewError, match="not base64"):
+        views.decode("this is no view!")
+    with pytest.raises(views.ViewError, match="expected 2048 bytes"):
+        views.decode(text[:400])
+    with pytest.raises(views.ViewError, match="got list"):
+        views.decode([1, 2])
