@@ -149,3 +149,18 @@ def test_a_kept_view_round_trips_and_a_bad_one_is_named():
         views.decode(text[:400])
     with pytest.raises(views.ViewError, match="got list"):
         views.decode([1, 2])
+
+
+def test_where_a_view_looks_is_worked_out_coarsely_and_spread_within_a_hair():
+    """``piece_views`` maps a coarse grid exactly and spreads it bilinearly: the board
+    points it looks at differ from the exact per-pixel ones by far less than a pixel."""
+    eye = np.array([-250.0, 260.0, 480.0])
+    bases = np.array([[15.0, 15.0], [225.0, 525.0], [120.0, 270.0]])
+    exact = views.view_grid(eye, bases)
+    coarse = views.view_grid(eye, bases, size=views.COARSE)
+    spread = views._spread(views._spreading(views.COARSE, SIZE), coarse)
+    assert spread.shape == exact.shape
+    pixel_mm = 2 * SETTINGS.half_mm / (SIZE - 1)
+    assert np.abs(spread - exact).max() < 0.02 * pixel_mm
+    # The corners are the coarse grid's own points: exact.
+    assert np.allclose(spread[:, [0, -1]][:, :, [0, -1]], exact[:, [0, -1]][:, :, [0, -1]])
