@@ -64,15 +64,17 @@ class ReaderSettings:
     that piece (a white piece on a light square). The two look at a piece differently
     and err on different pieces; their sum errs on fewer (on rendered frames, seeds
     1-100: 138 misread pieces of 1,531 by the examples alone, 36 with the fit).
-    ``fit``: the fit's own settings. ``view_weight``: what a kind's view (its piece as
-    the camera sees it, ``calibration.views``) being nothing like the nearest example of
-    that kind, of either colour, adds to its distance (each way the view is 0-1 alike);
-    the view's settings are ``view``. Set on rendered frames of seeds 101-200 (weights
-    from 80 to 1500 tried); on seeds 1-100, adding it took the misread pieces from 40 to
-    15. ``follow_light``: a piece's lightness is taken as its square's light now lets it
-    look beside the light the profile learnt the empty square in (the square's edge says
-    how it is lit: ``blobs.shaded``): a white piece in an arm's shadow is still white
-    (on rendered frames, seeds 1-200: 13 pieces read as the other colour without, 6
+    ``fit``: the fit's own settings. ``view_weight``: what it adds to a class's distance
+    that the piece's view (the piece as the camera sees it, ``calibration.views``) is
+    less like the nearest example of the class's kind, of either colour, than like the
+    nearest of the kind it looks most like (likeness 0-1); the view's settings are
+    ``view``. Set on rendered frames of seeds 101-200 (weights from 80 to 1500 tried,
+    with a throwaway script, which on seeds 1-100 took the misread pieces from 40 to 15);
+    ``benchmarks/gimmel_reader.py --frames 200`` then read the pieces' kinds wrong 13
+    times, against 85 before. ``follow_light``: a piece's lightness is divided by how
+    much lighter or darker its square is lit now than the empty photo showed it (the
+    square's edge says so: ``blobs.shaded``), so a white piece in an arm's shadow is
+    still white (the same benchmark: 13 pieces read as the other colour without, 6
     with)."""
 
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
