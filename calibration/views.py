@@ -36,6 +36,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from calibration.blobs import difference
+from calibration.silhouettes import lean
+
 
 class ViewError(ValueError):
     """A kept view that cannot be used (the profile's field is named by the caller)."""
@@ -91,8 +94,7 @@ def view_grid(
     points = (middle[:, None, None, :] + right[None, ..., None] * across[:, None, None, :]
               + above[None, ..., None] * up[:, None, None, :])  # fmt: skip
     # Where the line from the eye through each point meets the board.
-    reach = eye[2] / np.maximum(eye[2] - points[..., 2], 1e-6)
-    return eye[:2] + (points[..., :2] - eye[:2]) * reach[..., None]
+    return lean(points.reshape(-1, 3), eye).reshape(*points.shape[:-1], 2)
 
 
 def sample(picture: np.ndarray, where_px: np.ndarray) -> np.ndarray:
@@ -281,5 +283,6 @@ def piece_views(
     where, ground = (_spread(spread, grid) for grid in (exact, coarse))
     lab = correct(sample(image, where))
     board = sample(empty, (ground + empty_margin_mm) * empty_px_per_mm)
-    unlike = np.sqrt(((lab - board) ** 2).sum(axis=-1))
-    return np.ascontiguousarray(lab[..., 0]), unlike
+    size = settings.size_px
+    unlike = difference(lab.reshape(-1, size, 3), board.reshape(-1, size, 3))
+    return np.ascontiguousarray(lab[..., 0]), unlike.reshape(n, size, size)
