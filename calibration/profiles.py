@@ -344,12 +344,17 @@ class Profile:
         ``shape=True``); each square's lightness follows its own edge now."""
         return blobs.difference(lab, self.empty_board(lab, sheet))
 
+    def square_colours(self, names: Sequence[str]) -> np.ndarray:
+        """The empty squares' Lab colours as the empty photo showed them, in ``names``'
+        order."""
+        return np.array([self.squares[name]["lab"] for name in names], np.float32)
+
     def empty_board(self, lab: np.ndarray, sheet: Sheet) -> np.ndarray:
         """The square-on picture (as ``difference`` takes it) as the empty board would
         look now: each square its empty colour, its lightness following its own edge."""
         s = self.settings
         names, cells = board_squares(sheet)
-        empty = np.array([self.squares[name]["lab"] for name in names], np.float32)
+        empty = self.square_colours(names)
         whole = cell_boxes(sheet, s.shape_px_per_mm, s.shape_margin_mm, 0.0)
         empty = blobs.shaded(lab, whole, cells, empty, s.inset_mm * s.shape_px_per_mm,
                              tuple(s.shade_range))  # fmt: skip

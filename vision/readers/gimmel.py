@@ -64,7 +64,14 @@ class ReaderSettings:
     that piece (a white piece on a light square). The two look at a piece differently
     and err on different pieces; their sum errs on fewer (on rendered frames, seeds
     1-100: 138 misread pieces of 1,531 by the examples alone, 36 with the fit).
-    ``fit``: the fit's own settings. ``view_weight``: what it adds to a class's distance
+    ``fit``: the fit's own settings. ``least_texture`` and ``texture_doubt`` weigh a
+    square's texture (``relative_textures``: how much its lightness changes from pixel to
+    pixel, against the squares coloured like it in the same frame). A piece has edges
+    an empty square has not (a white beetle on a light square differs little in colour,
+    but its grooves and rim are sharp); a shadow or a sleeve's smooth cloth has none. A
+    square unlike its empty self but smoother than ``least_texture`` holds nothing; one
+    too little unlike to hold a piece but with ``texture_doubt`` times its fellows'
+    texture is fitted (``fit``) to say. ``view_weight``: what it adds to a class's distance
     that the piece's view (the piece as the camera sees it, ``calibration.views``) is
     less like the nearest example of the class's kind, of either colour, than like the
     nearest of the kind it looks most like (likeness 0-1); the view's settings are
@@ -86,6 +93,8 @@ class ReaderSettings:
     fit_weight: float = 0.03
     least_fit: float = 2900.0
     fit: silhouettes.FitSettings = field(default_factory=silhouettes.FitSettings)
+    least_texture: float = 0.8
+    texture_doubt: float = 3.0
     view_weight: float = 600.0
     view: views.ViewSettings = field(default_factory=views.ViewSettings)
     follow_light: bool = True
@@ -162,6 +171,7 @@ def read(
     # where a nearer neighbour's top leans in (from where the camera is: silhouettes.board_eye).
     bands = lean_bands(registration, sheet, cells, settings, ps.inset_mm, px_per_mm)
     shares = square_shares(unlike, boxes, cells, bands)
+    textures = relative_textures(lab[..., 0], boxes, cells, bands, profile.square_colours(names))
     squares, confidence, occupied, looks = {}, {}, {}, {}
     parts = None
     pieces = {}  # square -> (its index, the examples' costs), for the squares with a blob
@@ -172,6 +182,13 @@ def read(
         if shares[k] < kinds.least_share:
             squares[name], confidence[name] = EMPTY, 1.0 - shares[k] / kinds.least_share
             occupied[name] = confidence[name]
+            if can_fit and textures[k] >= settings.texture_doubt:
+                doubtful[name] = (k, None)  # edges but no colour: a white piece on a light square?
+            continue
+        if textures[k] < settings.least_texture:  # as smooth as no piece: a shadow, a sleeve
+            squares[name] = EMPTY
+            sure = max(0.05, 1.0 - textures[k] / settings.least_texture)
+            confidence[name] = occupied[name] = sure
             continue
         if parts is None:  # labelled once a frame, when the first piece is met
             parts = blob_parts(unlike_by > ps.blob_delta_e)
@@ -387,11 +404,13 @@ def square_shares(
     boxes: np.ndarray,
     cells: list[tuple[int, int]],
     bands: np.ndarray | None = None,
+    summed: bool = False,
 ) -> np.ndarray:
     """Each square's share of unlike pixels within its box (``cell_boxes`` with the
     inset), less ``bands`` (px to leave out at its left, top, right and bottom), from
-    one summed-area table of the picture."""
-    table = cv2.integral(unlike.astype(np.uint8))
+    one summed-area table of the picture; ``summed``: ``unlike`` is a picture of values
+    whose mean over the box is wanted."""
+    table = cv2.integral(unlike if summed else unlike.astype(np.uint8))
     index = np.array(cells)
     x0, y0, x1, y1 = (boxes[index[:, 0], index[:, 1], i].astype(np.int64) for i in range(4))
     if bands is not None:
@@ -400,6 +419,30 @@ def square_shares(
     inside = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
     area = (x1 - x0) * (y1 - y0)
     return np.where(area > 0, inside / np.maximum(area, 1), 0.0)
+
+
+def relative_textures(
+    lightness: np.ndarray,
+    boxes: np.ndarray,
+    cells: list[tuple[int, int]],
+    bands: np.ndarray | None,
+    colours: np.ndarray,
+    alike: float = 15.0,
+) -> np.ndarray:
+    """Each square's texture (its mean lightness gradient over the box ``square_shares``
+    counts) over the median texture of the squares whose empty colour (``colours``, one
+    Lab row per square) is within ``alike`` Delta E of its own: most squares are empty,
+    so that median is how textured an empty square looks in this frame (its blur, its
+    noise, its light), and 1 is as textured as an empty square."""
+    smooth = cv2.GaussianBlur(lightness, (3, 3), 0)
+    across, down = cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
+    gradient = cv2.magnitude(across, down)
+    texture = square_shares(gradient, boxes, cells, bands, summed=True)
+    colours = np.asarray(colours, np.float32)
+    apart = np.linalg.norm(colours[:, None, :] - colours[None, :, :], axis=2)
+    fellows = np.where(apart < alike, texture[None, :], np.nan)
+    typical = np.nanmedian(fellows, axis=1)
+    return texture / np.maximum(typical, 0.5)
 
 
 def lean_bands(

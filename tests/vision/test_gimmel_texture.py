@@ -1,0 +1,78 @@
+"""The Gimmel reader weighs a square's texture as well as its colour
+(``gimmel.relative_textures``): a white beetle on a light square differs little in
+colour from it but has sharp edges, so it is looked at rather than called empty; a
+sleeve's smooth cloth or a soft shadow unlike the empty square is no piece."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.board_plane import cell_boxes
+from calibration.profiles import board_squares, learn, load_setup
+from calibration.sheet import load_sheet
+from vision.readers import gimmel
+
+#: Rendered tables (profile from one set-up photo): (seed, squares the colour alone gets
+#: wrong and the texture gets right, what stands there).
+TABLES = (
+    (82, {"b9": "white beetle", "b15": "white beetle"}),
+    (104, {"b5": "white beetle", "c12": "white beetle"}),
+    # A grey sleeve along the a and b files: its edge and cloth read as pieces.
+    (117, {"a10": "empty", "a12": "empty", "b7": "empty", "b9": "empty", "c6": "empty"}),
+)
+WITHOUT = gimmel.ReaderSettings(least_texture=0.0, texture_doubt=float("inf"))
+
+
+def decode(rendered):
+    return cv2.imdecode(np.frombuffer(rendered.jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
+@pytest.mark.parametrize(("seed", "expected"), TABLES)
+def test_texture_reads_what_colour_alone_misreads(seed, expected):
+    from vision.render.series import render_series, series_table
+
+    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
+    table = series_table("gimmel", seed)
+    empty, laid = (decode(r) for r in render_series("gimmel", seed, 2, "board", table=table))
+    (play,) = render_series("gimmel", seed, 1, "play", table=table)
+    truth, camera = play.truth, play.truth["camera"]
+    assert {n: truth["position"].get(n, gimmel.EMPTY) for n in expected} == expected
+    assert not set(expected) & set(truth["unknown"])  # visible: a reader must read them
+    profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera)
+    frame = decode(play)
+    seen = gimmel.read(frame, sheet, profile, camera=camera)
+    colour_only = gimmel.read(frame, sheet, profile, camera=camera, settings=WITHOUT)
+    for name, label in expected.items():
+        assert seen.squares[name] == label, (seed, name)
+        assert colour_only.squares[name] != label, (seed, name)
+
+
+def test_an_empty_frame_is_as_textured_as_itself_and_a_piece_stands_out():
+    sheet = load_sheet("gimmel")
+    names, cells = board_squares(sheet)
+    boxes = cell_boxes(sheet, 1.0, 2.0, 3.0)
+    whole = cell_boxes(sheet, 1.0, 2.0, 0.0)
+    height, width = int(whole[-1, -1, 3]) + 2, int(whole[-1, -1, 2]) + 2
+    rng = np.random.default_rng(5)
+    # A checkered board (two colours) with grain, lightness only.
+    lightness = np.zeros((height, width), np.float32)
+    colours = np.zeros((len(cells), 3), np.float32)
+    for k, (row, col) in enumerate(cells):
+        x0, y0, x1, y1 = (int(v) for v in whole[row, col])
+        level = 80.0 if (row + col) % 2 else 35.0
+        lightness[y0:y1, x0:x1] = level
+        colours[k] = (level, 0.0, 20.0 if level > 50 else -20.0)
+    lightness += rng.normal(0, 1.5, lightness.shape).astype(np.float32)
+    flat = gimmel.relative_textures(lightness, boxes, cells, None, colours)
+    assert np.median(flat) == pytest.approx(1.0, abs=0.05)
+    assert flat.max() < 1.6
+    # A white ring (a beetle's rim) on a light square: much more texture there alone.
+    k = next(k for k, (row, col) in enumerate(cells) if (row + col) % 2)
+    x0, y0, x1, y1 = (int(v) for v in whole[cells[k]])
+    cv2.circle(lightness, ((x0 + x1) // 2, (y0 + y1) // 2), 8, 95.0, 2)
+    ringed = gimmel.relative_textures(lightness, boxes, cells, None, colours)
+    assert ringed[k] > 3 * flat[k]
+    others = np.delete(np.arange(len(cells)), k)
+    assert np.allclose(ringed[others], flat[others], rtol=0.05)
