@@ -4,11 +4,12 @@ Each frame is registered from the board's markers (a bumped board or camera is f
 again in the next frame) and seen square-on. A motion gate (``vision.motion``) waits while
 anything moves over the board (a hand) and until the picture has been still for a few
 frames; only then is the board read (``vision.readers``), and only a reading that differs
-from the last one the table accepted, and that the next still frame confirms, becomes a
-claim: "the board shows this". The tracker asks the rules what explains it: one move
-(played), a take-back, nothing (the table is as it was), several moves (asked on the
-tablet), or none (flagged and held until the table is put right). A misread never blocks
-the game: the next still frames are read again, and what the rules allow is preferred.
+from the last one the table accepted, and that the next still frame confirms (its
+reading means the same to the rules), becomes a claim: "the board shows this". The
+tracker asks the rules what explains it: one move (played), a take-back, nothing (the
+table is as it was), several moves (asked on the tablet), or none (flagged and held
+until the table is put right). A misread never blocks the game: the next still frames
+are read again, and what the rules allow is preferred.
 
 Like the serial devices (``companion.sources``), a camera reports its health: the frame
 source's, whether the board is in view, and the last reading, which the tablet can show.
@@ -99,13 +100,16 @@ class CameraSource:
         #: much less than the next (``tracker.Claim``; its defaults when None).
         self.tolerance = TOLERANCE if tolerance is None else tolerance
         self.margin = MARGIN if margin is None else margin
-        self.pending: list[dict[str, str]] = []  # still readings awaiting confirmation
+        #: The still scene's readings awaiting confirmation, each with what the rules
+        #: make of it (the state it was explained against and the verdict).
+        self.pending: list[tuple[dict[str, str], Any, Verdict]] = []
         #: The reading the table last agreed to, and its state then: what changed since
         #: is the evidence for a move (a square misread the same way before and after is
         #: none).
         self.agreed: tuple[dict[str, str], Any] | None = None
         self.registration: Any = None  # the last frame's, where its markers are looked for
         self.claimed: dict[str, str] | None = None  # the reading last claimed
+        self.claimed_verdict: Verdict | None = None  # and what the rules made of it
         self.taught: set[tuple[str, str]] = set()  # (square, piece) the reader was taught
         self.last_reading: Any = None
         #: ``taught``: how many pieces, misread or read unsurely, the table has taught the
@@ -202,19 +206,25 @@ class CameraSource:
         if self.agreed is not None and squares == self.agreed[0] and not held:
             self.gate.accept()
             return None
-        self.pending.append(squares)
-        recent = self.pending[-self.confirm :]
-        if len(recent) < self.confirm or any(p != squares for p in recent):
-            return None  # one still frame is not enough: the next must read the same
-        self.pending.clear()
-        if squares == self.claimed:
-            return None  # already said; the table holds its flag or question
-        self.claimed = squares
         since = self.agreed
         claim = Claim("camera", seen=reading.to_json(),
                       matches=lambda state: self.shows(reading, state, since),
                       mismatch=lambda state: self.mismatch(reading, state, since),
                       tolerance=self.tolerance, margin=self.margin)  # fmt: skip
+        state, expected = self.table.explain(claim)
+        self.pending.append((squares, state, expected))
+        recent = self.pending[-self.confirm :]
+        # Confirmed when the last still frames mean the same to the rules (the same
+        # move, the same question): a doubtful square read one way, then another, that
+        # the explanation does not hang on, does not hold the move back.
+        if len(recent) < self.confirm or any(
+            then is not state or verdict != expected for _, then, verdict in recent
+        ):
+            return None  # one still frame is not enough: the next must say the same
+        self.pending.clear()
+        if squares == self.claimed or (held and self.claimed_verdict == expected):
+            return None  # already said; the table holds its flag or question
+        self.claimed, self.claimed_verdict = squares, expected
         verdict = self.table.claim(claim)
         if verdict is not None and verdict.kind in ("move", "take-back", "unchanged"):
             with self.table.lock:

@@ -255,6 +255,13 @@ class Table:
 
     # -- claims: what the sources saw -------------------------------------------------
 
+    def explain(self, claim: Claim) -> tuple[Any, Verdict]:
+        """What the rules would make of ``claim`` now, without acting on it: the state
+        it was explained against and the verdict (``tracker.explain``)."""
+        with self.lock:
+            before = self.turn[-1] if self.turn else None
+            return self.state, explain(self.game, self.state, claim, before)
+
     def claim(self, claim: Claim | Callable[[Any], Claim | None]) -> Verdict | None:
         """Explain a source's claim by the rules and act on the verdict (``tracker``).
         A claim that depends on the state (a die roll means a roll only when one is due)

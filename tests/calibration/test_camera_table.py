@@ -184,3 +184,48 @@ def test_a_move_entered_on_the_tablet_teaches_the_camera_what_it_misread(camera_
     assert len(examples) == count + 1 and examples[-1]["square"] == "c3"
     assert examples[-1]["lab"] == looks[0] and examples[-1]["taught"] is True
     assert source.health()["taught"] == 1
+
+
+def test_a_doubtful_square_read_differently_frame_to_frame_does_not_hold_a_move_back(
+    camera_table, sheet
+):
+    """Frame noise tips a doubtful square (a white beetle that looks a little like a
+    cat) one way and then the other. Both readings mean the same move to the rules, so
+    the move is confirmed by the next still frame instead of waiting for two readings
+    alike, which might never come."""
+    from rules.gimmel.model import Kind, Place
+    from rules.grid import Square
+    from vision.readers.gimmel import EMPTY, Observation
+
+    table, source = camera_table
+    table.play(table.game.move_to_json(Place(player=0, kind=Kind("beetle"),
+                                             to=Square.parse("e5"))))  # fmt: skip
+    table.end_turn()
+    names = [str(square) for square in table.state.grid.squares]
+    board = dict.fromkeys(names, EMPTY) | {"e5": "white beetle"}
+    sure = dict.fromkeys(names, 1.0)
+    shown = [Observation("gimmel", board, sure)]
+    source.read = lambda *_, **__: shown[-1]
+    frame = scene(sheet, {}, 97)
+    assert run(source, [frame] * 6) == ["unchanged"]
+    placed = board | {"d12": "black cat"}
+    tipping = [Observation("gimmel", placed | {"e5": label}, sure | {"e5": 0.3})
+               for label in ("white beetle", "white cat")]  # fmt: skip
+    frames = iter(tipping * 3)
+    source.read = lambda *_, **__: next(frames)
+    verdicts = []
+    for i in range(6):
+        verdict = source.step(frame, 2.0 + 0.1 * i)
+        verdicts.append(None if verdict is None else verdict.kind)
+    # The gate has settled on this still picture: the first reading waits for the next.
+    assert verdicts[:2] == [None, "move"]
+    assert table.journal.moves(table.game_id)[-1] == {
+        "type": "place", "player": 1, "piece": "cat", "to": "d12"}  # fmt: skip
+    # Readings that mean different things to the rules still wait for a confirmation.
+    source.read = lambda *_, **__: shown[-1]
+    assert run(source, [frame] * 6, start=3.0) == ["take-back"]
+    moved = [Observation("gimmel", board | {"d12": kind}, sure) for kind in ("black cat",
+             "black falcon")]  # fmt: skip
+    frames = iter(moved * 3)
+    source.read = lambda *_, **__: next(frames)
+    assert run(source, [frame] * 6, start=4.0) == []

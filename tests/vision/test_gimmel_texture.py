@@ -51,7 +51,7 @@ def test_texture_reads_what_colour_alone_misreads(seed, expected):
 
 def test_an_empty_frame_is_as_textured_as_itself_and_a_piece_stands_out():
     sheet = load_sheet("gimmel")
-    names, cells = board_squares(sheet)
+    _, cells = board_squares(sheet)
     boxes = cell_boxes(sheet, 1.0, 2.0, 3.0)
     whole = cell_boxes(sheet, 1.0, 2.0, 0.0)
     height, width = int(whole[-1, -1, 3]) + 2, int(whole[-1, -1, 2]) + 2
