@@ -17,6 +17,7 @@ Appearance reaches the reader only through the profile (``calibration.profiles``
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -108,7 +109,9 @@ class Observation:
     that a square holds a piece or not, whatever piece (a square missing: its
     ``confidence``); ``board`` the registration's quality figures; ``looks`` each
     piece's blob as the reader saw it (its Lab colour and shape features) and ``views``
-    its view (``calibration.views.encode``), from which the table can teach the profile
+    its view (lightness and difference, as ``calibration.views.encode`` takes them:
+    encoded only when taught, as most readings teach nothing), from which the table can
+    teach the profile
     what a misread piece really was (``teach``)."""
 
     game: str
@@ -117,7 +120,7 @@ class Observation:
     board: dict[str, Any] = field(default_factory=dict)
     occupied: dict[str, float] = field(default_factory=dict)
     looks: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict, repr=False)
-    views: dict[str, str] = field(default_factory=dict, repr=False)
+    views: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
 
     @property
     def pieces(self) -> dict[str, str]:
@@ -175,7 +178,7 @@ def read(
     squares, confidence, occupied, looks = {}, {}, {}, {}
     parts = None
     pieces = {}  # square -> (its index, the examples' costs), for the squares with a blob
-    kept = {}  # square -> its piece's view, as a profile keeps it (for ``teach``)
+    kept = {}  # square -> its piece's view (for ``teach``)
     doubtful = {}  # square -> (its index, the examples' costs)
     can_fit = bool(profile.palettes) and profile.shapes is not None
     for k, name in enumerate(names):
@@ -219,7 +222,7 @@ def read(
                 seen, kinds.view_costs(light, apart), light, apart, strict=True
             ):
                 pieces[name] = (pieces[name][0], pieces[name][1] + costs)
-                kept[name] = views.encode(seen_light, seen_apart)
+                kept[name] = (seen_light, seen_apart)
     for name, (k, costs) in pieces.items():
         squares[name], confidence[name] = kinds.decide(costs)
         if costs is not None and confidence[name] < settings.fit_below and can_fit:
@@ -438,11 +441,24 @@ def relative_textures(
     across, down = cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
     gradient = cv2.magnitude(across, down)
     texture = square_shares(gradient, boxes, cells, bands, summed=True)
-    colours = np.asarray(colours, np.float32)
-    apart = np.linalg.norm(colours[:, None, :] - colours[None, :, :], axis=2)
-    fellows = np.where(apart < alike, texture[None, :], np.nan)
-    typical = np.nanmedian(fellows, axis=1)
+    colours = np.ascontiguousarray(colours, np.float32)
+    groups, group_of = _fellows(colours.tobytes(), len(colours), alike)
+    typical = np.array([np.median(texture[list(members)]) for members in groups])[group_of]
     return texture / np.maximum(typical, 0.5)
+
+
+@functools.lru_cache(maxsize=8)
+def _fellows(
+    colours: bytes, count: int, alike: float
+) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
+    """The squares' fellows (``relative_textures``): the distinct sets of squares within
+    ``alike`` of a square (a board of two colours has two), and per square the index of
+    its set. The same for every frame read with a profile."""
+    rows = np.frombuffer(colours, np.float32).reshape(count, 3)
+    apart = np.linalg.norm(rows[:, None, :] - rows[None, :, :], axis=2) < alike
+    distinct, group_of = np.unique(apart, axis=0, return_inverse=True)
+    groups = tuple(tuple(np.flatnonzero(row).tolist()) for row in distinct)
+    return groups, group_of.reshape(-1)
 
 
 def lean_bands(
@@ -568,7 +584,7 @@ def teach(
         examples = kind.setdefault("instances", [])
         example = {"square": name, "lab": looks[0], "shape": looks[1], "taught": True}
         if name in observation.views:
-            example["view"] = observation.views[name]
+            example["view"] = views.encode(*observation.views[name])
         examples.append(example)
         learnt = [e for e in examples if e.get("taught")]
         if len(learnt) > MOST_TAUGHT:
