@@ -67,23 +67,24 @@ class ReaderSettings:
     1-100: 138 misread pieces of 1,531 by the examples alone, 36 with the fit).
     ``fit``: the fit's own settings. ``least_texture`` and ``texture_doubt`` weigh a
     square's texture (``relative_textures``: how much its lightness changes from pixel to
-    pixel, against the squares coloured like it in the same frame). A piece has edges
-    an empty square has not (a white beetle on a light square differs little in colour,
-    but its grooves and rim are sharp); a shadow or a sleeve's smooth cloth has none. A
-    square unlike its empty self but smoother than ``least_texture`` holds nothing; one
-    too little unlike to hold a piece but with ``texture_doubt`` times its fellows'
-    texture is fitted (``fit``) to say. ``view_weight``: what it adds to a class's distance
-    that the piece's view (the piece as the camera sees it, ``calibration.views``) is
-    less like the nearest example of the class's kind, of either colour, than like the
-    nearest of the kind it looks most like (likeness 0-1); the view's settings are
-    ``view``. Set on rendered frames of seeds 101-200 (weights from 80 to 1500 tried,
-    with a throwaway script, which on seeds 1-100 took the misread pieces from 40 to 15);
-    ``benchmarks/gimmel_reader.py --frames 200`` then read the pieces' kinds wrong 13
-    times, against 85 before. ``follow_light``: a piece's lightness is divided by how
-    much lighter or darker its square is lit now than the empty photo showed it (the
-    square's edge says so: ``blobs.shaded``), so a white piece in an arm's shadow is
-    still white (the same benchmark: 13 pieces read as the other colour without, 6
-    with)."""
+    pixel, against the squares coloured like it in the same frame). A piece has edges an
+    empty square has not (a white beetle on a light square differs little in colour, but its
+    grooves and rim are sharp); a shadow or a sleeve's smooth cloth has none. A square
+    unlike its empty self but smoother than ``least_texture`` holds nothing; one too little
+    unlike to hold a piece but with ``texture_doubt`` times its fellows' texture is fitted
+    (``fit``) to say. Set on rendered frames of seeds 101-200 (a throwaway script);
+    ``benchmarks/gimmel_reader.py --frames 200`` then missed 7 pieces and read 4 where none
+    is, against 17 and 10 before. ``view_weight``: what it adds to a class's distance that
+    the piece's view (the piece as the camera sees it, ``calibration.views``) is less like
+    the nearest example of the class's kind, of either colour, than like the nearest of the
+    kind it looks most like (likeness 0-1); the view's settings are ``view``. Set on
+    rendered frames of seeds 101-200 (weights from 80 to 1500 tried, with a throwaway
+    script, which on seeds 1-100 took the misread pieces from 40 to 15);
+    ``benchmarks/gimmel_reader.py --frames 200`` then read the pieces' kinds wrong 13 times,
+    against 85 before. ``follow_light``: a piece's lightness is divided by how much lighter
+    or darker its square is lit now than the empty photo showed it (the square's edge says
+    so: ``blobs.shaded``), so a white piece in an arm's shadow is still white (the same
+    benchmark: 13 pieces read as the other colour without, 6 with)."""
 
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
     #: camera: a square's band nearest the camera is where a neighbour's top leans in.
