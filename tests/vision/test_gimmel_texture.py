@@ -42,7 +42,11 @@ def test_texture_reads_what_colour_alone_misreads(seed, expected):
     assert not set(expected) & set(truth["unknown"])  # visible: a reader must read them
     profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera)
     frame = decode(play)
+    gimmel.prepare(profile)
+    grouped = gimmel._fellows.cache_info().hits
     seen = gimmel.read(frame, sheet, profile, camera=camera)
+    # Which squares are alike was worked out by prepare, not in the frame's time.
+    assert gimmel._fellows.cache_info().hits == grouped + 1
     colour_only = gimmel.read(frame, sheet, profile, camera=camera, settings=WITHOUT)
     for name, label in expected.items():
         assert seen.squares[name] == label, (seed, name)

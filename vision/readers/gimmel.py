@@ -142,10 +142,14 @@ class Observation:
 
 def prepare(profile: Profile, settings: ReaderSettings = ReaderSettings()) -> None:
     """Work out what reading with ``profile`` needs once (each set-up piece's view turned
-    every way: a few tenths of a second), so that the first frame read takes no longer
-    than the others. A table calls it when it loads a profile; ``read`` does it itself
-    otherwise. ``ProfileError`` for a profile that cannot be read with."""
+    every way: a few tenths of a second; which squares are alike in colour, for their
+    textures), so that the first frame read takes no longer than the others. A table
+    calls it when it loads a profile; ``read`` does it itself otherwise. ``ProfileError``
+    for a profile that cannot be read with."""
     Kinds.of(profile, settings)
+    # In the order a profile keeps its squares, which is the sheet's (``board_squares``).
+    colours = np.ascontiguousarray(profile.square_colours(list(profile.squares)), np.float32)
+    _fellows(colours.tobytes(), len(colours), TEXTURE_ALIKE)
 
 
 def read(
@@ -425,13 +429,19 @@ def square_shares(
     return np.where(area > 0, inside / np.maximum(area, 1), 0.0)
 
 
+#: Squares whose empty colours are this near (Delta E) are fellows in
+#: ``relative_textures``: the light squares of a board, or the dark ones, whatever the
+#: lamp's fall-off across it.
+TEXTURE_ALIKE = 15.0
+
+
 def relative_textures(
     lightness: np.ndarray,
     boxes: np.ndarray,
     cells: list[tuple[int, int]],
     bands: np.ndarray | None,
     colours: np.ndarray,
-    alike: float = 15.0,
+    alike: float | None = None,
 ) -> np.ndarray:
     """Each square's texture (its mean lightness gradient over the box ``square_shares``
     counts) over the median texture of the squares whose empty colour (``colours``, one
@@ -443,6 +453,7 @@ def relative_textures(
     gradient = cv2.magnitude(across, down)
     texture = square_shares(gradient, boxes, cells, bands, summed=True)
     colours = np.ascontiguousarray(colours, np.float32)
+    alike = TEXTURE_ALIKE if alike is None else alike
     groups, group_of = _fellows(colours.tobytes(), len(colours), alike)
     typical = np.array([np.median(texture[list(members)]) for members in groups])[group_of]
     return texture / np.maximum(typical, 0.5)
