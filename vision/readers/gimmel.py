@@ -112,8 +112,7 @@ class Observation:
     piece's blob as the reader saw it (its Lab colour and shape features) and ``views``
     its view (lightness and difference, as ``calibration.views.encode`` takes them:
     encoded only when taught, as most readings teach nothing), from which the table can
-    teach the profile
-    what a misread piece really was (``teach``)."""
+    teach the profile what a misread piece really was (``teach``)."""
 
     game: str
     squares: dict[str, str]
