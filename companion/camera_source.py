@@ -102,9 +102,9 @@ class CameraSource:
         #: much less than the next (``tracker.Claim``; its defaults when None).
         self.tolerance = TOLERANCE if tolerance is None else tolerance
         self.margin = MARGIN if margin is None else margin
-        #: The still scene's readings awaiting confirmation, each with what the rules
-        #: make of it (the state it was explained against and the verdict).
-        self.pending: list[tuple[dict[str, str], Any, Verdict]] = []
+        #: What the rules made of the still scene's readings awaiting confirmation: per
+        #: reading, the state it was explained against and the verdict.
+        self.pending: list[tuple[Any, Verdict]] = []
         #: The reading the table last agreed to, and its state then: what changed since
         #: is the evidence for a move (a square misread the same way before and after is
         #: none).
@@ -214,13 +214,13 @@ class CameraSource:
                       mismatch=lambda state: self.mismatch(reading, state, since),
                       tolerance=self.tolerance, margin=self.margin)  # fmt: skip
         state, expected = self.table.explain(claim)
-        self.pending.append((squares, state, expected))
+        self.pending.append((state, expected))
         recent = self.pending[-self.confirm :]
         # Confirmed when the last still frames mean the same to the rules (the same
         # move, the same question): a doubtful square read one way, then another, that
         # the explanation does not hang on, does not hold the move back.
         if len(recent) < self.confirm or any(
-            then is not state or verdict != expected for _, then, verdict in recent
+            then is not state or verdict != expected for then, verdict in recent
         ):
             return None  # one still frame is not enough: the next must say the same
         self.pending.clear()

@@ -440,7 +440,7 @@ def relative_textures(
     cells: list[tuple[int, int]],
     bands: np.ndarray | None,
     colours: np.ndarray,
-    alike: float | None = None,
+    alike: float = TEXTURE_ALIKE,
 ) -> np.ndarray:
     """Each square's texture (its mean lightness gradient over the box ``square_shares``
     counts) over the median texture of the squares whose empty colour (``colours``, one
@@ -452,7 +452,6 @@ def relative_textures(
     gradient = cv2.magnitude(across, down)
     texture = square_shares(gradient, boxes, cells, bands, summed=True)
     colours = np.ascontiguousarray(colours, np.float32)
-    alike = TEXTURE_ALIKE if alike is None else alike
     groups, group_of = _fellows(colours.tobytes(), len(colours), alike)
     typical = np.array([np.median(texture[list(members)]) for members in groups])[group_of]
     return texture / np.maximum(typical, 0.5)
