@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             # would take them again closer; the seed is counted and not scored.
             unlearnt += 1
             continue
-        gimmel.prepare(profile)  # as a table does when it loads the profile
+        gimmel.prepare(profile, sheet=sheet)  # as a table does when it loads the profile
         start = time.perf_counter()
         try:
             seen = gimmel.read(play, sheet, profile, camera=camera)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import tomllib
 from collections.abc import Callable, Sequence
@@ -266,6 +267,11 @@ class Profile:
     #: ``calibration.shapes``), so that a reader fits the same; None for a game whose
     #: pieces' shapes are not known.
     shapes: dict[str, Any] | None = None
+    #: Where the camera was when the set-up was photographed (board mm: x, y, height);
+    #: None for a profile learnt before it was kept. A mounted camera stays put, so what
+    #: depends only on where it is (each kind's outline on each square) is worked out
+    #: once a profile (``vision.readers.gimmel.prepare``).
+    eye: list[float] | None = None
 
     @functools.cached_property
     def piece_shapes(self) -> Any:
@@ -288,6 +294,7 @@ class Profile:
             "palettes": self.palettes,
             "lamp": self.lamp,
             "shapes": self.shapes,
+            "eye": self.eye,
             "opencv": cv2.__version__,
         }
 
@@ -326,6 +333,12 @@ class Profile:
         lamp = data["lamp"]
         if lamp is not None and (not isinstance(lamp, list) or len(lamp) != 3):
             raise ProfileError(f"{source}: lamp: expected [x, y, height] or null (got {lamp!r})")
+        eye = data.get("eye")  # absent from profiles learnt before it was kept
+        if eye is not None and (
+            not isinstance(eye, list) or len(eye) != 3
+            or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in eye)
+        ):  # fmt: skip
+            raise ProfileError(f"{source}: eye: expected [x, y, height] or null (got {eye!r})")
         shapes = data["shapes"]
         if shapes is not None:
             from calibration.shapes import ShapesError, shapes_from_data
@@ -336,7 +349,7 @@ class Profile:
                 raise ProfileError(str(error)) from None
         return cls(data["game"], data["sheet"], settings, data["squares"], data["pieces"],
                    list(data.get("photos", [])), data["frame"], palettes, lamp,
-                   shapes)  # fmt: skip
+                   shapes, eye)  # fmt: skip
 
     def difference(self, lab: np.ndarray, sheet: Sheet) -> np.ndarray:
         """Each pixel's Delta E from the empty board as this profile knows it, on a
@@ -466,8 +479,10 @@ def learn(
             f"the lamp {lamp[2] / 1000:.1f} m above the board")  # fmt: skip
         report(setup_photo[0], f"learnt the pieces' colours apart from their shadows; {where}")
     photos = [empty[0], setup_photo[0], *(name for name, _ in more_setups)]
+    eye = silhouettes.board_eye(laid.registration)
     return Profile(setup.game, sheet.name, settings, squares, pieces, photos, frame,
-                   palettes, lamp, None if shapes is None else shapes.data)  # fmt: skip
+                   palettes, lamp, None if shapes is None else shapes.data,
+                   None if eye is None else _round(eye))  # fmt: skip
 
 
 def _view(name: str, image: np.ndarray, sheet: Sheet, camera: Any, settings: Settings,

@@ -146,9 +146,11 @@ def cover_masks(
         None if eye is None else tuple(np.round(eye / 5.0).astype(int)),
         None if lamp is None else tuple(np.round(lamp / 20.0).astype(int)),
     )
-    return _cover_masks(shapes, tuple(hyps), key, px_per_mm, half_px)
+    cover, shadow = _cover_masks(shapes, tuple(hyps), key, px_per_mm, half_px)
+    return cover.astype(np.float32), None if shadow is None else shadow.astype(np.float32)
 
 
+# Kept as bytes (a quarter of floats): a board's squares' masks are about 25 MB.
 @functools.lru_cache(maxsize=512)
 def _cover_masks(shapes, hyps, key, px_per_mm, half_px):
     centre = np.array(key[0], np.float64) / 2
@@ -157,9 +159,9 @@ def _cover_masks(shapes, hyps, key, px_per_mm, half_px):
     covers = _fill_hulls(shapes, hyps, centre, eye, px_per_mm, half_px)
     flat = covers.reshape(len(hyps), -1)
     if lamp is None:
-        return flat.astype(np.float32), None
+        return flat, None
     shadows = _fill_hulls(shapes, hyps, centre, lamp, px_per_mm, half_px).reshape(len(hyps), -1)
-    return flat.astype(np.float32), (shadows * (1 - flat)).astype(np.float32)
+    return flat, shadows * (1 - flat)
 
 
 def _fill_hulls(shapes, hyps, centre, source, px_per_mm, half_px) -> np.ndarray:

@@ -186,7 +186,7 @@ def read_images(
         raise ValueError(f"no camera reader for {game} yet; readers exist for {', '.join(readers)}")
     loaded = load_sheet(game, sheet)
     learnt = Profile.load(profile, game=game, sheet=loaded.name)
-    gimmel.prepare(learnt)  # a profile that cannot be read with is said once, not per photo
+    gimmel.prepare(learnt, sheet=loaded)  # a profile that cannot be read with is said once
     intrinsics = CameraCalibration.load(camera).to_json() if camera else None
     failed = 0
     for path in images:

@@ -89,7 +89,7 @@ class CameraSource:
         self.table, self.config, self.stop, self.clock = table, config, stop, clock
         self.sheet = load_sheet(game, config.sheet)
         self.profile = Profile.load(config.profile, game=game, sheet=self.sheet.name)
-        prepare(self.profile)  # the first frame then reads as fast as the others
+        prepare(self.profile, sheet=self.sheet)  # the first frame reads as fast as the others
         self.camera = (
             CameraCalibration.load(config.calibration).to_json() if config.calibration else None
         )

@@ -130,6 +130,16 @@ def test_a_profile_round_trips_and_refuses_another(profile, tmp_path):
     broken = profile.to_json() | {"lamp": [1, 2]}
     with pytest.raises(ProfileError, match=r"lamp: expected \[x, y, height\] or null"):
         Profile.from_json(broken)
+    # Where the camera stood for the photos comes back; a profile learnt before it was
+    # kept loads without it; a malformed one is refused by name.
+    assert again.eye == profile.eye and len(profile.eye) == 3 and profile.eye[2] > 0
+    older = profile.to_json()
+    del older["eye"]
+    assert Profile.from_json(older).eye is None
+    for eye in ([1, 2], [1, 2, "high"], [1, 2, float("nan")], "above"):
+        broken = profile.to_json() | {"eye": eye}
+        with pytest.raises(ProfileError, match=r"eye: expected \[x, y, height\] or null"):
+            Profile.from_json(broken)
 
 
 def test_photos_that_cannot_teach_are_refused(sheet, setup):

@@ -46,6 +46,10 @@ UNKNOWN = "unknown"
 #: alone, from this distance (about a nearest example's, in Delta E).
 FIT_ALONE_FROM = 10.0
 EMPTY = "empty"
+#: A frame's camera within this many mm of where the profile's photos were taken from
+#: (``Profile.eye``) is taken to be there (``Fitter.of``): the profile's measurements
+#: of it differ by up to about 3 mm between photos from a camera left alone.
+EYE_STAYS_MM = 5.0
 
 
 @dataclass(frozen=True)
@@ -139,16 +143,26 @@ class Observation:
                 "board": self.board}  # fmt: skip
 
 
-def prepare(profile: Profile, settings: ReaderSettings = ReaderSettings()) -> None:
+def prepare(
+    profile: Profile, settings: ReaderSettings = ReaderSettings(), sheet: Sheet | None = None
+) -> None:
     """Work out what reading with ``profile`` needs once (each set-up piece's view turned
     every way: a few tenths of a second; which squares are alike in colour, for their
-    textures), so that the first frame read takes no longer than the others. A table
-    calls it when it loads a profile; ``read`` does it itself otherwise. ``ProfileError``
-    for a profile that cannot be read with."""
+    textures; given the ``sheet``, each kind's outline on every square as the camera saw
+    the set-up: a few more tenths), so that the first frame read takes no longer than
+    the others. A table calls it when it loads a profile; ``read`` does it itself
+    otherwise. ``ProfileError`` for a profile that cannot be read with."""
     Kinds.of(profile, settings)
     # In the order a profile keeps its squares, which is the sheet's (``board_squares``).
     colours = np.ascontiguousarray(profile.square_colours(list(profile.squares)), np.float32)
     _fellows(colours.tobytes(), len(colours), TEXTURE_ALIKE)
+    if sheet is not None and profile.eye is not None and profile.palettes and profile.shapes:
+        # Each kind's outline on every square from where the camera was, as a fit asks
+        # for it (``Fitter.masks``): it does not change while the camera stays put.
+        ps = profile.settings
+        centres = [square_centre_px(sheet, cell, ps.shape_px_per_mm, ps.shape_margin_mm)
+                   for cell in board_squares(sheet)[1]]  # fmt: skip
+        Fitter.of(profile, None, (), settings).masks(centres)
 
 
 def read(
@@ -365,14 +379,31 @@ class Fitter:
     settings: ReaderSettings
 
     @classmethod
-    def of(cls, profile: Profile, registration: Registration, pictures, settings) -> Fitter:
+    def of(cls, profile: Profile, registration: Registration | None, pictures, settings) -> Fitter:
+        """The fit of a frame (``pictures``) registered as ``registration``: seen from
+        the camera's place in the profile (``Profile.eye``) while the frame's is within
+        ``EYE_STAYS_MM`` of it (a camera nudged by a millimetre or two has not moved for
+        a piece's outline, and what was worked out for it holds); from the frame's own
+        place otherwise. Without a registration, from the profile's place."""
         shapes = profile.piece_shapes
         lamp = None if profile.lamp is None else np.asarray(profile.lamp, np.float64)
         palettes = {c: np.asarray(p, np.float32) for c, p in profile.palettes.items()}
         ps = profile.settings
-        return cls(pictures, shapes, silhouettes.hypotheses(shapes, settings.fit),
-                   silhouettes.board_eye(registration), lamp, palettes, ps.shape_px_per_mm,
-                   ps.shape_margin_mm, settings)  # fmt: skip
+        kept = None if profile.eye is None else np.asarray(profile.eye, np.float64)
+        eye = kept if registration is None else silhouettes.board_eye(registration)
+        if eye is not None and kept is not None and np.linalg.norm(eye - kept) <= EYE_STAYS_MM:
+            eye = kept
+        return cls(pictures, shapes, silhouettes.hypotheses(shapes, settings.fit), eye, lamp,
+                   palettes, ps.shape_px_per_mm, ps.shape_margin_mm, settings)  # fmt: skip
+
+    def masks(self, centres_px: list[tuple[float, float]]) -> list[tuple[np.ndarray, Any]]:
+        """Each hypothesis's cover and shadow on the squares whose middles are at
+        ``centres_px`` (``silhouettes.cover_masks``: kept for the camera's place)."""
+        half = round(self.settings.fit.half_mm * self.px_per_mm)
+        return [silhouettes.cover_masks(self.shapes, self.hyps,
+                                        np.array(c) / self.px_per_mm - self.margin_mm,
+                                        self.eye, self.lamp, self.px_per_mm, half)
+                for c in centres_px]  # fmt: skip
 
     def weigh(
         self, centres_px: list[tuple[float, float]], names: tuple[str, ...],
@@ -383,11 +414,7 @@ class Fitter:
         the best class's, weighted; and the best class's fit score (how much better than
         the empty board a piece explains the square's pixels: below zero)."""
         fit = self.settings.fit
-        half = round(fit.half_mm * self.px_per_mm)
-        masks = [silhouettes.cover_masks(self.shapes, self.hyps,
-                                         np.array(c) / self.px_per_mm - self.margin_mm,
-                                         self.eye, self.lamp, self.px_per_mm, half)
-                 for c in centres_px]  # fmt: skip
+        masks = self.masks(centres_px)
         lab, empty, unlike = self.pictures
         found = silhouettes.fit_scores(lab, empty, unlike, centres_px, masks, self.hyps,
                                             self.palettes, self.px_per_mm, fit)  # fmt: skip

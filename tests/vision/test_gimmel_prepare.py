@@ -1,0 +1,72 @@
+"""What ``gimmel.prepare`` works out once a profile, so that a frame's time goes to the
+frame: each kind's outline on every square as the camera saw the set-up (the fit's cover
+masks, ``calibration.silhouettes.cover_masks``), used while the camera stays where the
+profile's photos were taken from (``Profile.eye``, within ``EYE_STAYS_MM``)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import silhouettes
+from calibration.profiles import learn, load_setup
+from calibration.registration import register
+from calibration.sheet import load_sheet
+from vision.readers import gimmel
+
+#: A rendered table whose play frame has white beetles on light squares, which the
+#: reader fits (``test_gimmel_texture``).
+SEED = 82
+
+
+def decode(rendered):
+    return cv2.imdecode(np.frombuffer(rendered.jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
+@pytest.fixture(scope="module")
+def table():
+    from vision.render.series import render_series, series_table
+
+    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
+    rendered = series_table("gimmel", SEED)
+    empty, laid = (decode(r) for r in render_series("gimmel", SEED, 2, "board", table=rendered))
+    (play,) = render_series("gimmel", SEED, 1, "play", table=rendered)
+    camera = play.truth["camera"]
+    profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera)
+    return sheet, profile, decode(play), camera, play.truth
+
+
+def test_a_prepared_profile_fits_a_frame_without_working_out_an_outline(table):
+    sheet, profile, frame, camera, truth = table
+    silhouettes._cover_masks.cache_clear()
+    gimmel.prepare(profile, sheet=sheet)
+    warmed = silhouettes._cover_masks.cache_info()
+    assert warmed.currsize >= len(truth["position"]) + 100  # every square of 144
+    seen = gimmel.read(frame, sheet, profile, camera=camera)
+    after = silhouettes._cover_masks.cache_info()
+    assert after.hits > warmed.hits  # the frame had squares to fit ...
+    assert after.misses == warmed.misses  # ... and worked out no outline for them
+    assert seen.squares["b9"] == "white beetle"  # read as before (the texture test's)
+
+
+def test_a_camera_moved_away_from_the_profiles_place_is_seen_from_where_it_is(table):
+    sheet, profile, frame, camera, _ = table
+    registration = register(frame, sheet, camera=camera)
+    here = silhouettes.board_eye(registration)
+    kept = np.asarray(profile.eye)
+    # The play frame's camera was nudged a little: the profile's place stands for it.
+    assert 0 < np.linalg.norm(here - kept) <= gimmel.EYE_STAYS_MM
+    fitter = gimmel.Fitter.of(profile, registration, (), gimmel.ReaderSettings())
+    assert np.array_equal(fitter.eye, kept)
+    # Learnt with the camera elsewhere (or the camera since moved): its own place.
+    away = dataclasses.replace(profile, eye=[kept[0] + 40.0, kept[1], kept[2]])
+    fitter = gimmel.Fitter.of(away, registration, (), gimmel.ReaderSettings())
+    assert np.array_equal(fitter.eye, here)
+    # A profile learnt before the place was kept: the frame's own, as before.
+    older = dataclasses.replace(profile, eye=None)
+    assert np.array_equal(
+        gimmel.Fitter.of(older, registration, (), gimmel.ReaderSettings()).eye, here
+    )
