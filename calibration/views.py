@@ -116,27 +116,29 @@ def gradient_histograms(
     2 x 2 block of cells normalised. (N, features)."""
     n, size = picture.shape[:2]
     flat = np.ascontiguousarray(picture.reshape(n * size, size), np.float32)
-    across = cv2.Sobel(flat, cv2.CV_32F, 1, 0, ksize=1).reshape(n, size, size)
-    down = cv2.Sobel(flat, cv2.CV_32F, 0, 1, ksize=1).reshape(n, size, size)
+    across = cv2.Sobel(flat, cv2.CV_32F, 1, 0, ksize=1)
+    down = cv2.Sobel(flat, cv2.CV_32F, 0, 1, ksize=1)
     # The views are stacked: a row's gradient must not reach into the next view's.
-    down[:, 0] = down[:, -1] = 0.0
-    strength = np.hypot(across, down)
+    stacked = down.reshape(n, size, size)
+    stacked[:, 0] = stacked[:, -1] = 0.0
+    strength, angle = cv2.cartToPolar(across, down, angleInDegrees=True)  # angle 0-360
+    strength = strength.ravel()
     if weight is not None:
-        strength *= weight
+        strength = strength * np.ascontiguousarray(weight, np.float32).ravel()
     bins, cell = settings.bins, settings.cell_px
-    where = (np.degrees(np.arctan2(down, across)) % 180.0) * (bins / 180.0)
-    low = np.floor(where).astype(np.int64)
+    angle = angle.ravel()
+    where = np.where(angle >= 180.0, angle - 180.0, angle) * np.float32(bins / 180.0)
+    low = where.astype(np.int32)  # the floor: ``where`` is never below 0
     share = where - low
-    low %= bins
-    high = (low + 1) % bins
+    np.remainder(low, bins, out=low)
+    high = low + 1
+    high[high == bins] = 0
     cells = size // cell
-    rows = np.arange(size) // cell
-    cell_of = (rows[:, None] * cells + rows[None, :])[None] + (np.arange(n) * cells * cells)[
-        :, None, None
-    ]
+    first = _bin_starts(n, size, cell, bins)
     slots = n * cells * cells * bins
-    hist = np.bincount((cell_of * bins + low).ravel(), (strength * (1 - share)).ravel(), slots)
-    hist += np.bincount((cell_of * bins + high).ravel(), (strength * share).ravel(), slots)
+    upper = strength * share
+    hist = np.bincount(first + low, strength - upper, slots)
+    hist += np.bincount(first + high, upper, slots)
     hist = hist.reshape(n, cells, cells, bins)
     blocks = np.concatenate(
         [hist[:, i : i + 2, j : j + 2].reshape(n, 1, -1)
@@ -231,6 +233,20 @@ def similarity(examples: np.ndarray, seen: np.ndarray) -> np.ndarray:
     e, t, f = examples.shape
     alike = seen @ examples.reshape(e * t, f).T
     return alike.reshape(len(seen), e, t).max(axis=2) / 2.0
+
+
+@functools.lru_cache(maxsize=16)
+def _bin_starts(n: int, size: int, cell: int, bins: int) -> np.ndarray:
+    """Per pixel of ``n`` stacked size x size views, flattened, the index of its cell's
+    first orientation bin in the histograms (``gradient_histograms``)."""
+    cells = size // cell
+    rows = np.arange(size) // cell
+    cell_of = (rows[:, None] * cells + rows[None, :])[None] + (np.arange(n) * cells * cells)[
+        :, None, None
+    ]
+    starts = (cell_of * bins).astype(np.int32).ravel()
+    starts.setflags(write=False)
+    return starts
 
 
 #: Points a side at which a view's look into the frame is worked out exactly.
