@@ -57,16 +57,17 @@ def empty_picture(
     board's frame) elsewhere."""
     colours = np.asarray(empty, np.float32)
     grid = _regular_grid(whole, tuple(cells))
+    rows, columns = shape
     if grid is not None:  # squares of one size side by side: one resize, no lookup
         (x0, y0, width, height), order = grid
-        picture = np.empty((*shape, 3), np.float32)
-        picture[:] = np.asarray(outside, np.float32)
-        rows, cols = whole.shape[:2]
-        squares = colours[order].reshape(rows, cols, 3)
-        picture[y0 : y0 + height, x0 : x0 + width] = cv2.resize(
-            squares, (width, height), interpolation=cv2.INTER_NEAREST
-        )
-        return picture
+        if min(x0, y0) >= 0 and x0 + width <= columns and y0 + height <= rows:
+            squares = colours[order].reshape(*whole.shape[:2], 3)
+            inside = cv2.resize(squares, (width, height), interpolation=cv2.INTER_NEAREST)
+            # The frame around the grid as a constant border (filling a picture with a
+            # colour through numpy costs several times as much).
+            return cv2.copyMakeBorder(inside, y0, rows - y0 - height, x0, columns - x0 - width,
+                                      cv2.BORDER_CONSTANT,
+                                      value=[float(v) for v in outside])  # fmt: skip
     index = _cell_index(shape, whole.tobytes(), whole.shape, tuple(cells))
     return np.vstack([colours, np.asarray(outside, np.float32)[None]])[index]
 
@@ -74,7 +75,13 @@ def empty_picture(
 def _regular_grid(whole: np.ndarray, cells: tuple) -> tuple | None:
     """The grid's box (x0, y0, width, height) in px and, per grid position row-major,
     the index in ``cells`` of its square, when every square is as wide and as high as
-    every other and they tile the box; else None."""
+    every other and they tile the box; else None. The same for every frame of a board."""
+    return _regular_grid_of(whole.tobytes(), whole.shape, str(whole.dtype), cells)
+
+
+@functools.lru_cache(maxsize=16)
+def _regular_grid_of(data: bytes, shape: tuple, dtype: str, cells: tuple) -> tuple | None:
+    whole = np.frombuffer(data, dtype).reshape(shape)
     rows, cols = whole.shape[:2]
     if len(cells) != rows * cols:
         return None
@@ -92,6 +99,7 @@ def _regular_grid(whole: np.ndarray, cells: tuple) -> tuple | None:
     order = np.empty(rows * cols, np.int64)
     for k, (row, col) in enumerate(cells):
         order[row * cols + col] = k
+    order.setflags(write=False)
     return (x0, y0, w * cols, h * rows), order
 
 
