@@ -254,8 +254,9 @@ def _polygons(patch: object, index: int) -> list[np.ndarray]:
     return polygons
 
 
-def _patch_pixels(image: np.ndarray, polygons: list[np.ndarray]) -> np.ndarray:
-    """The pixels (K, 3) inside the outline and outside its holes."""
+def _patch_mask(image: np.ndarray, polygons: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The image's box around the outline and, over it, the patch's mask (255 inside the
+    outline and outside its holes, else 0); both empty when the box is off the image."""
     height, width = image.shape[:2]
     outline = polygons[0]
     x0, y0 = np.floor(outline.min(axis=0)).astype(int)
@@ -263,13 +264,48 @@ def _patch_pixels(image: np.ndarray, polygons: list[np.ndarray]) -> np.ndarray:
     x0, y0 = max(x0, 0), max(y0, 0)
     x1, y1 = min(x1, width), min(y1, height)
     if x1 <= x0 or y1 <= y0:
-        return np.empty((0, 3), np.uint8)
+        return image[:0, :0], np.zeros((0, 0), np.uint8)
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     shift = np.array([x0, y0], np.float64)
     for k, poly in enumerate(polygons):
         points = np.round(poly - shift).astype(np.int32).reshape(-1, 1, 2)
         cv2.fillPoly(mask, [points], 255 if k == 0 else 0)
-    return image[y0:y1, x0:x1][mask > 0]
+    return image[y0:y1, x0:x1], mask
+
+
+def _patch_counts(
+    image: np.ndarray, polygons: list[np.ndarray], settings: ColourSettings
+) -> tuple[tuple[int, int, int], int, tuple[float, float, float] | None]:
+    """A patch's pixel counts (all, too dark, clipped), how many are usable, and the
+    usable pixels' per-channel median (BGR; None without any), counted in histograms over
+    the patch's box rather than by gathering its pixels."""
+    crop, mask = _patch_mask(image, polygons)
+    if not mask.size:
+        return (0, 0, 0), 0, None
+    channels = cv2.split(crop)
+    brightest = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    # Per level of the brightest channel, how many of the patch's pixels have it.
+    levels = cv2.calcHist([brightest], [0], mask, [256], [0, 256]).ravel()
+    total = int(levels.sum())
+    dark = int(levels[: settings.dark + 1].sum())
+    saturated = int(levels[settings.saturated :].sum())
+    usable = total - dark - saturated
+    if usable <= 0:
+        return (total, dark, saturated), 0, None
+    lit = cv2.inRange(brightest, settings.dark + 1, settings.saturated - 1)
+    kept = cv2.bitwise_and(mask, lit)
+    median = tuple(_histogram_median(cv2.calcHist([c], [0], kept, [256], [0, 256]).ravel(), usable)
+                   for c in channels)  # fmt: skip
+    return (total, dark, saturated), usable, median
+
+
+def _histogram_median(counts: np.ndarray, n: int) -> float:
+    """The median of ``n`` 8-bit values given as a histogram, as ``np.median`` gives it
+    (the mean of the two middle values for an even count)."""
+    running = np.cumsum(counts)
+    low = int(np.searchsorted(running, (n - 1) // 2, side="right"))
+    high = int(np.searchsorted(running, n // 2, side="right"))
+    return (low + high) / 2.0
 
 
 def _check_image(image: object) -> np.ndarray:
@@ -300,27 +336,15 @@ def measure(
     totals = {"total": 0, "dark": 0, "saturated": 0}
     for index, patch in enumerate(patches):
         polygons = _polygons(patch, index)
-        pixels = _patch_pixels(image, polygons)
-        brightest = pixels.max(axis=1) if len(pixels) else np.empty(0, np.uint8)
-        dark = brightest <= settings.dark
-        saturated = brightest >= settings.saturated
-        usable = pixels[~dark & ~saturated]
-        counts = (len(pixels), int(dark.sum()), int(saturated.sum()))
+        counts, usable, bgr = _patch_counts(image, polygons, settings)
         for key, value in zip(("total", "dark", "saturated"), counts, strict=True):
             totals[key] += value
-        if len(usable) < settings.min_patch_pixels:
-            rejected.append((index, _why_unusable(len(usable), *counts)))
+        if usable < settings.min_patch_pixels:
+            rejected.append((index, _why_unusable(usable, *counts)))
             continue
         centre = polygons[0].mean(axis=0)
-        bgr = np.median(usable, axis=0)
         readings.append(
-            PatchReading(
-                index,
-                (float(centre[0]), float(centre[1])),
-                (float(bgr[0]), float(bgr[1]), float(bgr[2])),
-                len(usable),
-                *counts,
-            )
+            PatchReading(index, (float(centre[0]), float(centre[1])), bgr, usable, *counts)
         )
     readings = _drop_outliers(readings, rejected, settings)
     used = sum(p.usable for p in readings)
