@@ -70,3 +70,21 @@ def test_a_camera_moved_away_from_the_profiles_place_is_seen_from_where_it_is(ta
     assert np.array_equal(
         gimmel.Fitter.of(older, registration, (), gimmel.ReaderSettings()).eye, here
     )
+
+
+def test_the_pieces_arrays_are_kept_until_the_profile_is_taught_another_piece(table):
+    _, profile, _, _, _ = table
+    settings = gimmel.ReaderSettings()
+    kinds = gimmel.Kinds.of(profile, settings)
+    assert gimmel.Kinds.of(profile, settings) is kinds  # not worked out again each frame
+    examples = profile.pieces["white beetle"]["instances"]
+    examples.append(dict(examples[0], taught=True))  # as ``gimmel.teach`` adds one
+    try:
+        taught = gimmel.Kinds.of(profile, settings)
+        assert taught is not kinds and len(taught.kind_of) == len(kinds.kind_of) + 1
+        # Another reading's settings: worked out for them.
+        other = gimmel.ReaderSettings(shape_weight=1.0)
+        assert gimmel.Kinds.of(profile, other).settings == other
+    finally:
+        examples.pop()
+    assert len(gimmel.Kinds.of(profile, settings).kind_of) == len(kinds.kind_of)

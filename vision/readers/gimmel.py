@@ -18,7 +18,7 @@ Appearance reaches the reader only through the profile (``calibration.profiles``
 from __future__ import annotations
 
 import functools
-import math
+import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -195,6 +195,7 @@ def read(
     textures = relative_textures(lab[..., 0], boxes, cells, bands, profile.square_colours(names))
     squares, confidence, occupied, looks = {}, {}, {}, {}
     parts = None
+    blobs_seen = {}  # square -> (its index, its piece's blob)
     pieces = {}  # square -> (its index, the examples' costs), for the squares with a blob
     kept = {}  # square -> its piece's view (for ``teach``)
     doubtful = {}  # square -> (its index, the examples' costs)
@@ -224,10 +225,13 @@ def read(
             x, y = square_centre_px(sheet, cells[k], px_per_mm, margin_mm)
             lit = float(empty[int(y), int(x), 0]) / max(profile.squares[name]["lab"][0], 1.0)
             blob = replace(blob, colour=blob.colour * np.array([1.0 / lit, 1.0, 1.0], np.float32))
-        pieces[name] = (k, kinds.costs(blob))
+        blobs_seen[name] = (k, blob)
         looks[name] = (blob.colour.tolist(), blob.features.tolist())
         # As sure that something stands here as the square is unlike its empty self.
         occupied[name] = min(1.0, shares[k] / kinds.least_share - 1.0)
+    found = kinds.costs_of([blob for _, blob in blobs_seen.values()])
+    for (name, (k, _)), costs in zip(blobs_seen.items(), found, strict=True):
+        pieces[name] = (k, costs)
     seen = [name for name, (_, costs) in pieces.items() if costs is not None]
     if seen and kinds.views is not None:
         eye = silhouettes.board_eye(registration)
@@ -267,6 +271,12 @@ def read(
                        looks, kept)  # fmt: skip
 
 
+#: Profiles whose ``Kinds`` are kept (a table reads with one).
+KINDS_KEPT = 4
+#: id(profile) -> (a weak reference to it, what its kinds were worked out from, them).
+_KINDS: dict[int, tuple[Any, Any, Kinds]] = {}
+
+
 @dataclass(frozen=True)
 class Kinds:
     """The profile's pieces as arrays, for classifying blobs quickly: every example of
@@ -290,9 +300,24 @@ class Kinds:
 
     @classmethod
     def of(cls, profile: Profile, settings: ReaderSettings) -> Kinds:
+        """The profile's pieces as arrays: worked out again only when its examples are
+        not the ones they were worked out from (the table taught it a piece)."""
         names = tuple(sorted(profile.pieces))
         examples = [(k, e) for k, n in enumerate(names)
                     for e in profile.pieces[n].get("instances") or []]  # fmt: skip
+        # The examples themselves, not their contents: a taught piece is a new example.
+        key = (names, tuple(id(e) for _, e in examples), settings, profile.settings)
+        kept = _KINDS.get(id(profile))
+        if kept is not None and kept[0]() is profile and kept[1] == key:
+            return kept[2]
+        kinds = cls._of(profile, settings, names, examples)
+        _KINDS[id(profile)] = (weakref.ref(profile), key, kinds)
+        while len(_KINDS) > KINDS_KEPT:
+            _KINDS.pop(next(iter(_KINDS)))
+        return kinds
+
+    @classmethod
+    def _of(cls, profile: Profile, settings: ReaderSettings, names, examples) -> Kinds:
         if not examples or not all("shape" in e and "lab" in e for _, e in examples):
             raise ProfileError(
                 "the profile has no examples of its pieces: learn the board again "
@@ -335,21 +360,24 @@ class Kinds:
             best.max(axis=1, keepdims=True) - best[:, self.class_kind]
         ) * self.settings.view_weight
 
-    def costs(self, blob: Blob) -> np.ndarray | None:
-        """Per class (``names``), how far the blob is from its nearest example; None
-        for a blob coloured like no piece (a hand)."""
-        piece = blob.colour
-        if (
-            math.hypot(float(piece[1]), float(piece[2]))
-            > self.most_chroma + self.settings.skin_chroma
-        ):
-            return None
-        costs = np.linalg.norm(self.colours - piece, axis=1)
+    def costs_of(self, blobs: list[Blob]) -> list[np.ndarray | None]:
+        """Per blob, per class (``names``), how far the blob is from its nearest example;
+        None for a blob coloured like no piece (a hand). All blobs at once."""
+        if not blobs:
+            return []
+        colours = np.array([blob.colour for blob in blobs], np.float32)
+        features = np.array([blob.features for blob in blobs], np.float32)
+        costs = np.linalg.norm(self.colours[None] - colours[:, None], axis=2)
         # Turned any way: compare shapes by features that do not care.
-        costs += shape_distance(self.features, blob.features) * self.settings.shape_weight
-        best = np.full(len(self.names), np.inf)
-        np.minimum.at(best, self.kind_of, costs)
-        return best
+        costs += shape_distance(self.features[None], features[:, None]) * self.settings.shape_weight
+        best = np.full((len(blobs), len(self.names)), np.inf)
+        for k in range(len(self.names)):
+            mine = self.kind_of == k
+            if mine.any():
+                best[:, k] = costs[:, mine].min(axis=1)
+        chroma = np.hypot(colours[:, 1].astype(np.float64), colours[:, 2].astype(np.float64))
+        coloured = chroma > self.most_chroma + self.settings.skin_chroma
+        return [None if hand else row for row, hand in zip(best, coloured, strict=True)]
 
     def decide(self, costs: np.ndarray | None) -> tuple[str, float]:
         """(label, confidence): the class of least cost, and its margin over the next,
