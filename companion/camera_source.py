@@ -47,6 +47,19 @@ TOLERANCE = 0.75
 MARGIN = 0.7
 
 
+#: How many of a still scene's latest frames are read together (``gimmel.vote``).
+VOTED = 5
+
+
+def agrees(before: Verdict, latest: Verdict) -> bool:
+    """Whether a still frame's verdict confirms the one before: the same, or a move the
+    one before asked about (the earlier frame could not tell it from another; this one
+    can, and nothing contradicts it)."""
+    if before == latest:
+        return True
+    return before.kind == "question" and latest.kind == "move" and latest.move in before.choices
+
+
 @dataclass(frozen=True)
 class CameraConfig:
     """A table's camera: the frame source's spec, the appearance profile, and optionally
@@ -81,11 +94,18 @@ class CameraSource:
 
         game = table.config.game
         readers = {
-            "gimmel": (gimmel.read, gimmel.shows, gimmel.mismatch, gimmel.teach, gimmel.prepare)
+            "gimmel": (
+                gimmel.read,
+                gimmel.shows,
+                gimmel.mismatch,
+                gimmel.teach,
+                gimmel.prepare,
+                gimmel.vote,
+            )
         }
         if game not in readers:
             raise ValueError(f"table {table.config.id!r}: no camera reader for {game} yet")
-        self.read, self.shows, self.mismatch, self.teach, prepare = readers[game]
+        self.read, self.shows, self.mismatch, self.teach, prepare, self.vote = readers[game]
         self.table, self.config, self.stop, self.clock = table, config, stop, clock
         self.sheet = load_sheet(game, config.sheet)
         self.profile = Profile.load(config.profile, game=game, sheet=self.sheet.name)
@@ -105,6 +125,8 @@ class CameraSource:
         #: What the rules made of the still scene's readings awaiting confirmation: per
         #: reading, the state it was explained against and the verdict.
         self.pending: list[tuple[Any, Verdict]] = []
+        #: The still scene's readings, the last ``VOTED`` of which are voted on.
+        self.still: list[Any] = []
         #: The reading the table last agreed to, and its state then: what changed since
         #: is the evidence for a move (a square misread the same way before and after is
         #: none).
@@ -187,12 +209,17 @@ class CameraSource:
         gate = self.gate.feed(picture, at)
         if gate.moving or not gate.settled:
             self.pending.clear()  # a hand: what was read before it proves nothing
+            self.still.clear()
             return None
         try:
-            reading = self.read(image, self.sheet, self.profile, registration=registration)
+            read = self.read(image, self.sheet, self.profile, registration=registration)
         except ValueError as error:  # the light too dark or blown out
             self.state.update(problem=str(error))
             return None
+        # The still scene's frames read together: a doubtful square read one way, then
+        # another, is what the frames say most, not what the last one said.
+        self.still = [*self.still[-(VOTED - 1) :], read] if VOTED > 1 else [read]
+        reading = self.vote(self.still)
         self.last_reading, self.seen = reading, (image, registration)
         squares = reading.squares
         held = (self.table.attention or {}).get("source") == "camera"
@@ -203,9 +230,11 @@ class CameraSource:
         moved_on = self.agreed is not None and not held and state is not self.agreed[1]
         if moved_on and self.learn(reading, state):
             self.pending.clear()
+            self.still.clear()  # agreed: the next frames are read afresh
             self.gate.accept()
             return None
         if self.agreed is not None and squares == self.agreed[0] and not held:
+            self.still.clear()  # as agreed: what changes next is read afresh
             self.gate.accept()
             return None
         since = self.agreed
@@ -217,10 +246,11 @@ class CameraSource:
         self.pending.append((state, expected))
         recent = self.pending[-self.confirm :]
         # Confirmed when the last still frames mean the same to the rules (the same
-        # move, the same question): a doubtful square read one way, then another, that
-        # the explanation does not hang on, does not hold the move back.
+        # move, the same question), or the last settles the question the one before
+        # asked (one of its moves, now surely): a doubtful square read one way, then
+        # another, that the explanation does not hang on, does not hold the move back.
         if len(recent) < self.confirm or any(
-            then is not state or verdict != expected for then, verdict in recent
+            then is not state or not agrees(verdict, expected) for then, verdict in recent
         ):
             return None  # one still frame is not enough: the next must say the same
         self.pending.clear()
@@ -233,6 +263,7 @@ class CameraSource:
                 state = self.table.state
             self.agreed = (squares, state)
             self.learn(reading, state)
+            self.still.clear()  # agreed: the next frames are read afresh
             self.gate.accept()
         return verdict
 

@@ -221,11 +221,55 @@ def test_a_doubtful_square_read_differently_frame_to_frame_does_not_hold_a_move_
     assert verdicts[:2] == [None, "move"]
     assert table.journal.moves(table.game_id)[-1] == {
         "type": "place", "player": 1, "piece": "cat", "to": "d12"}  # fmt: skip
-    # Readings that mean different things to the rules still wait for a confirmation.
+    # Readings that mean different moves to the rules, each surely, are neither taken:
+    # read together they are a piece that could be either, and the table asks which.
     source.read = lambda *_, **__: shown[-1]
     assert run(source, [frame] * 6, start=3.0) == ["take-back"]
     moved = [Observation("gimmel", board | {"d12": kind}, sure) for kind in ("black cat",
              "black falcon")]  # fmt: skip
     frames = iter(moved * 3)
     source.read = lambda *_, **__: next(frames)
-    assert run(source, [frame] * 6, start=4.0) == []
+    before = table.journal.moves(table.game_id)
+    assert run(source, [frame] * 6, start=4.0) == ["question"]
+    assert table.journal.moves(table.game_id) == before  # no piece taken
+    asked = {choice["move"]["piece"] for choice in table.attention["choices"]}
+    assert table.attention["kind"] == "question" and {"cat", "falcon"} <= asked
+
+
+def test_a_question_the_next_still_frame_settles_is_not_asked(camera_table, sheet):
+    """The first still frame after the hand left sees the piece set down, but not surely
+    which kind (a shadow still on it): it could be any of three moves. The next frame is
+    sure, and read with the first it is a cat: one of the moves the first could not tell
+    apart, so it is taken at once rather than waiting for two frames to agree."""
+    from companion.camera_source import agrees
+    from companion.tracker import Verdict
+    from rules.gimmel.model import Kind, Place
+    from rules.grid import Square
+    from vision.readers.gimmel import EMPTY, Observation
+
+    table, source = camera_table
+    table.play(table.game.move_to_json(Place(player=0, kind=Kind("beetle"),
+                                             to=Square.parse("e5"))))  # fmt: skip
+    table.end_turn()
+    names = [str(square) for square in table.state.grid.squares]
+    board = dict.fromkeys(names, EMPTY) | {"e5": "white beetle"}
+    sure = dict.fromkeys(names, 1.0)
+    source.read = lambda *_, **__: Observation("gimmel", board, sure)
+    frame = scene(sheet, {}, 98)
+    assert run(source, [frame] * 6) == ["unchanged"]
+    placed = board | {"d12": "black cat"}
+    frames = iter([Observation("gimmel", placed, sure | {"d12": 0.5})]
+                  + [Observation("gimmel", placed, sure)] * 3)  # fmt: skip
+    source.read = lambda *_, **__: next(frames)
+    verdicts = [source.step(frame, 2.0 + 0.1 * i) for i in range(2)]
+    assert [None if v is None else v.kind for v in verdicts] == [None, "move"]
+    assert table.journal.moves(table.game_id)[-1] == {
+        "type": "place", "player": 1, "piece": "cat", "to": "d12"}  # fmt: skip
+    # What confirms what: the same verdict, or a move the one before asked about.
+    cat, falcon = (Place(player=1, kind=Kind(k), to=Square.parse("d12")) for k in ("cat", "falcon"))
+    asked = Verdict("question", choices=(cat, falcon))
+    assert agrees(asked, Verdict("move", move=cat))
+    assert not agrees(Verdict("question", choices=(falcon,)), Verdict("move", move=cat))
+    assert not agrees(Verdict("move", move=cat), asked)  # a surer frame is not undone
+    assert not agrees(Verdict("flag"), Verdict("move", move=cat))
+    assert agrees(Verdict("move", move=cat), Verdict("move", move=cat))

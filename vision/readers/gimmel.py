@@ -659,6 +659,47 @@ def teach(
     return now
 
 
+def vote(readings: list[Observation]) -> Observation:
+    """One reading of a still board from several frames' (oldest first): each square
+    what the frames, weighed by their confidence, say most (a square read as a white cat
+    surely, then as a white falcon doubtfully, then surely a cat again, is a cat), with
+    the winner's lead over the runner-up, per frame that read the square, as its
+    confidence (frames that agree keep their mean confidence, frames that disagree lower
+    it); likewise whether something stands there (``occupied``). A frame that could not
+    read a square (a hand: unknown) says nothing of it; a square no frame read is
+    unknown. The latest frame's board figures, looks and views come along (what a table
+    teaches from)."""
+    if not readings:
+        raise ValueError("vote: no readings to vote on")
+    latest = readings[-1]
+    if len(readings) == 1:
+        return latest
+    squares, confidence, occupied = {}, {}, {}
+    for name in latest.squares:
+        weights: dict[str, float] = {}
+        sides = [0.0, 0.0]  # how sure the frames are that the square is empty, held
+        count = 0  # the frames that read it
+        for reading in readings:
+            label = reading.squares.get(name, UNKNOWN)
+            if label == UNKNOWN:
+                continue
+            count += 1
+            sure = reading.confidence.get(name, 0.0)
+            weights[label] = weights.get(label, 0.0) + max(sure, 1e-3)
+            sides[label != EMPTY] += reading.occupied.get(name, sure)
+        if not weights:
+            squares[name], confidence[name] = UNKNOWN, 0.0
+            continue
+        ranked = sorted(weights.items(), key=lambda item: (-item[1], item[0]))
+        winner, top = ranked[0]
+        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+        squares[name] = winner
+        confidence[name] = (top - runner_up) / count
+        held = winner != EMPTY
+        occupied[name] = max(0.0, (sides[held] - sides[not held]) / count)
+    return replace(latest, squares=squares, confidence=confidence, occupied=occupied)
+
+
 def shows(observation: Observation, state: Any, before: Before | None = None) -> bool:
     """Whether ``state`` looks like ``observation`` on every square it could read (with
     ``before``: on every square whose reading or piece changed since)."""

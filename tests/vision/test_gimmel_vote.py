@@ -1,0 +1,67 @@
+"""A still board's frames read together (``gimmel.vote``): the camera's frames of one
+still scene differ by noise, and a doubtful square may tip one way in one frame and the
+other in the next; what the frames say most, weighed by how sure each was, is the
+reading the table explains."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.readers.gimmel import EMPTY, UNKNOWN, Observation, vote
+
+
+def frame(labels, sure, occupied=None, **extra):
+    return Observation("gimmel", dict(labels), dict(sure), occupied=dict(occupied or {}), **extra)
+
+
+def test_a_square_tipping_between_two_kinds_is_what_the_frames_say_most_surely():
+    readings = [
+        frame({"h7": "white cat", "a1": EMPTY}, {"h7": 0.21, "a1": 1.0}),
+        frame({"h7": "white falcon", "a1": EMPTY}, {"h7": 0.75, "a1": 1.0}),
+        frame({"h7": "white cat", "a1": EMPTY}, {"h7": 0.18, "a1": 1.0}),
+    ]
+    voted = vote(readings)
+    # Two doubtful cats (0.39 in all) against one sure falcon (0.75): a falcon, and as
+    # sure as its lead over the cat, per frame.
+    assert voted.squares == {"h7": "white falcon", "a1": EMPTY}
+    assert voted.confidence["h7"] == pytest.approx((0.75 - 0.39) / 3)
+    # Frames that agree keep their confidence.
+    assert voted.confidence["a1"] == pytest.approx(1.0)
+    # Turned round, the sure readings win again: the order of the frames does not count.
+    assert vote(readings[::-1]).squares["h7"] == "white falcon"
+
+
+def test_a_frame_that_could_not_read_a_square_says_nothing_of_it():
+    readings = [
+        frame({"c3": UNKNOWN, "d4": UNKNOWN}, {"c3": 0.0, "d4": 0.0}),  # a hand over both
+        frame({"c3": "black beetle", "d4": UNKNOWN}, {"c3": 0.8, "d4": 0.0}),
+    ]
+    voted = vote(readings)
+    assert voted.squares == {"c3": "black beetle", "d4": UNKNOWN}
+    assert voted.confidence["c3"] == pytest.approx(0.8)  # the frame that read it
+
+
+def test_whether_something_stands_there_is_voted_too():
+    readings = [
+        frame({"e5": EMPTY}, {"e5": 0.3}, {"e5": 0.3}),
+        frame({"e5": "white beetle"}, {"e5": 0.6}, {"e5": 0.9}),
+        frame({"e5": "white beetle"}, {"e5": 0.5}, {"e5": 0.7}),
+    ]
+    voted = vote(readings)
+    assert voted.squares["e5"] == "white beetle"
+    assert voted.confidence["e5"] == pytest.approx((1.1 - 0.3) / 3)
+    assert voted.occupied["e5"] == pytest.approx((1.6 - 0.3) / 3)
+
+
+def test_the_latest_frame_brings_what_a_table_teaches_from():
+    view = (np.zeros((2, 2), np.float32), np.ones((2, 2), np.float32))
+    older = frame({"e5": "white cat"}, {"e5": 0.9}, looks={"e5": ([1.0, 0, 0], [0.0])})
+    latest = frame({"e5": "white cat"}, {"e5": 0.7}, board={"rms_mm": 0.3},
+                   looks={"e5": ([2.0, 0, 0], [1.0])}, views={"e5": view})  # fmt: skip
+    voted = vote([older, latest])
+    assert voted.looks == latest.looks and voted.views is latest.views
+    assert voted.board == {"rms_mm": 0.3}
+    assert vote([latest]) is latest  # one frame: itself
+    with pytest.raises(ValueError, match="no readings"):
+        vote([])
