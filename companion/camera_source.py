@@ -254,8 +254,10 @@ class CameraSource:
         ):
             return None  # one still frame is not enough: the next must say the same
         self.pending.clear()
-        if squares == self.claimed or (held and self.claimed_verdict == expected):
-            return None  # already said; the table holds its flag or question
+        if self.claimed_verdict == expected and (squares == self.claimed or held):
+            # Already said; the table holds its flag or question. The same squares read
+            # more surely may say more (the move it asked about): that is claimed.
+            return None
         self.claimed, self.claimed_verdict = squares, expected
         verdict = self.table.claim(claim)
         if verdict is not None and verdict.kind in ("move", "take-back", "unchanged"):

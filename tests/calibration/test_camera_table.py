@@ -273,3 +273,32 @@ def test_a_question_the_next_still_frame_settles_is_not_asked(camera_table, shee
     assert not agrees(Verdict("move", move=cat), asked)  # a surer frame is not undone
     assert not agrees(Verdict("flag"), Verdict("move", move=cat))
     assert agrees(Verdict("move", move=cat), Verdict("move", move=cat))
+
+
+def test_a_question_asked_is_answered_by_the_camera_when_it_sees_surely(camera_table, sheet):
+    """The first still frames see a piece set down but not surely which (the table asks);
+    the frames after read the same squares surely. Nothing on the board changed, but
+    read together the frames now say which move it was: the camera plays it and the
+    question goes, instead of the table waiting for a person or for another change."""
+    from rules.gimmel.model import Kind, Place
+    from rules.grid import Square
+    from vision.readers.gimmel import EMPTY, Observation
+
+    table, source = camera_table
+    table.play(table.game.move_to_json(Place(player=0, kind=Kind("beetle"),
+                                             to=Square.parse("e5"))))  # fmt: skip
+    table.end_turn()
+    names = [str(square) for square in table.state.grid.squares]
+    board = dict.fromkeys(names, EMPTY) | {"e5": "white beetle"}
+    sure = dict.fromkeys(names, 1.0)
+    source.read = lambda *_, **__: Observation("gimmel", board, sure)
+    frame = scene(sheet, {}, 99)
+    assert run(source, [frame] * 6) == ["unchanged"]
+    placed = board | {"d12": "black cat"}
+    frames = iter([Observation("gimmel", placed, sure | {"d12": 0.3})] * 2
+                  + [Observation("gimmel", placed, sure)] * 8)  # fmt: skip
+    source.read = lambda *_, **__: next(frames)
+    assert run(source, [frame] * 10, start=2.0) == ["question", "move"]
+    assert table.journal.moves(table.game_id)[-1] == {
+        "type": "place", "player": 1, "piece": "cat", "to": "d12"}  # fmt: skip
+    assert table.attention is None
