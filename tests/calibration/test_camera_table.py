@@ -236,6 +236,25 @@ def test_a_doubtful_square_read_differently_frame_to_frame_does_not_hold_a_move_
     assert table.attention["kind"] == "question" and {"cat", "falcon"} <= asked
 
 
+def agreed_beetle(table, source, sheet, seed):
+    """White's beetle on e5, the turn ended, and the camera agreeing (sure readings of
+    that board): the board, its confidences, and the still frame shown."""
+    from rules.gimmel.model import Kind, Place
+    from rules.grid import Square
+    from vision.readers.gimmel import EMPTY, Observation
+
+    table.play(table.game.move_to_json(Place(player=0, kind=Kind("beetle"),
+                                             to=Square.parse("e5"))))  # fmt: skip
+    table.end_turn()
+    names = [str(square) for square in table.state.grid.squares]
+    board = dict.fromkeys(names, EMPTY) | {"e5": "white beetle"}
+    sure = dict.fromkeys(names, 1.0)
+    source.read = lambda *_, **__: Observation("gimmel", board, sure)
+    frame = scene(sheet, {}, seed)
+    assert run(source, [frame] * 6) == ["unchanged"]
+    return board, sure, frame
+
+
 def test_a_question_the_next_still_frame_settles_is_not_asked(camera_table, sheet):
     """The first still frame after the hand left sees the piece set down, but not surely
     which kind (a shadow still on it): it could be any of three moves. The next frame is
@@ -245,18 +264,10 @@ def test_a_question_the_next_still_frame_settles_is_not_asked(camera_table, shee
     from companion.tracker import Verdict
     from rules.gimmel.model import Kind, Place
     from rules.grid import Square
-    from vision.readers.gimmel import EMPTY, Observation
+    from vision.readers.gimmel import Observation
 
     table, source = camera_table
-    table.play(table.game.move_to_json(Place(player=0, kind=Kind("beetle"),
-                                             to=Square.parse("e5"))))  # fmt: skip
-    table.end_turn()
-    names = [str(square) for square in table.state.grid.squares]
-    board = dict.fromkeys(names, EMPTY) | {"e5": "white beetle"}
-    sure = dict.fromkeys(names, 1.0)
-    source.read = lambda *_, **__: Observation("gimmel", board, sure)
-    frame = scene(sheet, {}, 98)
-    assert run(source, [frame] * 6) == ["unchanged"]
+    board, sure, frame = agreed_beetle(table, source, sheet, 98)
     placed = board | {"d12": "black cat"}
     frames = iter([Observation("gimmel", placed, sure | {"d12": 0.5})]
                   + [Observation("gimmel", placed, sure)] * 3)  # fmt: skip
@@ -280,20 +291,10 @@ def test_a_question_asked_is_answered_by_the_camera_when_it_sees_surely(camera_t
     the frames after read the same squares surely. Nothing on the board changed, but
     read together the frames now say which move it was: the camera plays it and the
     question goes, instead of the table waiting for a person or for another change."""
-    from rules.gimmel.model import Kind, Place
-    from rules.grid import Square
-    from vision.readers.gimmel import EMPTY, Observation
+    from vision.readers.gimmel import Observation
 
     table, source = camera_table
-    table.play(table.game.move_to_json(Place(player=0, kind=Kind("beetle"),
-                                             to=Square.parse("e5"))))  # fmt: skip
-    table.end_turn()
-    names = [str(square) for square in table.state.grid.squares]
-    board = dict.fromkeys(names, EMPTY) | {"e5": "white beetle"}
-    sure = dict.fromkeys(names, 1.0)
-    source.read = lambda *_, **__: Observation("gimmel", board, sure)
-    frame = scene(sheet, {}, 99)
-    assert run(source, [frame] * 6) == ["unchanged"]
+    board, sure, frame = agreed_beetle(table, source, sheet, 99)
     placed = board | {"d12": "black cat"}
     frames = iter([Observation("gimmel", placed, sure | {"d12": 0.3})] * 2
                   + [Observation("gimmel", placed, sure)] * 8)  # fmt: skip
