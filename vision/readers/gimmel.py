@@ -79,13 +79,13 @@ class ReaderSettings:
     (``fit``) to say. Set on rendered frames of seeds 101-200 (a throwaway script);
     ``benchmarks/gimmel_reader.py --frames 200`` then missed 7 pieces and read 4 where none
     is, against 17 and 10 before. ``view_weight``: what it adds to a class's distance that
-    the piece's view (the piece as the camera sees it, ``calibration.views``) is less like
-    the nearest example of the class's kind, of either colour, than like the nearest of the
-    kind it looks most like (likeness 0-1); the view's settings are ``view``. Set on
-    rendered frames of seeds 101-200 (weights from 80 to 1500 tried, with a throwaway
-    script, which on seeds 1-100 took the misread pieces from 40 to 15);
-    ``benchmarks/gimmel_reader.py --frames 200`` then read the pieces' kinds wrong 13 times,
-    against 85 before. ``follow_light``: a piece's lightness is divided by how much lighter
+    the piece's view (the piece as the camera sees it, ``calibration.views``) looks less
+    like the class's kind, whatever its colour, than like the kind it looks most like
+    (``views.KindModel``: about 2 between a kind it clearly shows and one it clearly does
+    not); the view's settings are ``view``. Set on rendered frames of seeds 101-200 and
+    261-400 (weights 25, 50 and 100 tried, with a throwaway script): on seeds 261-400 the
+    pieces' kinds were read wrong 6 times, against 12 with the nearest example's likeness
+    (weighted 600) before. ``follow_light``: a piece's lightness is divided by how much lighter
     or darker its square is lit now than the empty photo showed it (the square's edge says
     so: ``blobs.shaded``), so a white piece in an arm's shadow is still white (the same
     benchmark: 13 pieces read as the other colour without, 6 with)."""
@@ -101,7 +101,7 @@ class ReaderSettings:
     fit: silhouettes.FitSettings = field(default_factory=silhouettes.FitSettings)
     least_texture: float = 0.8
     texture_doubt: float = 3.0
-    view_weight: float = 600.0
+    view_weight: float = 100.0
     view: views.ViewSettings = field(default_factory=views.ViewSettings)
     follow_light: bool = True
 
@@ -233,7 +233,7 @@ def read(
     for (name, (k, _)), costs in zip(blobs_seen.items(), found, strict=True):
         pieces[name] = (k, costs)
     seen = [name for name, (_, costs) in pieces.items() if costs is not None]
-    if seen and kinds.views is not None:
+    if seen and kinds.view_model is not None:
         eye = silhouettes.board_eye(registration)
         if eye is not None:
             bases = [square_centre_px(sheet, cells[pieces[n][0]], 1.0, 0.0) for n in seen]
@@ -290,11 +290,10 @@ class Kinds:
     least_share: float
     most_chroma: float
     settings: ReaderSettings
-    #: The examples' views, each turned every way (``calibration.views.examples_matrix``),
-    #: and per view the index of its kind of piece, whatever its colour, in
-    #: ``shape_kinds``; None for a profile learnt before views were kept.
-    views: np.ndarray | None = None
-    view_kind: np.ndarray | None = None
+    #: Which kind of piece, whatever its colour, a view shows, learnt from the examples'
+    #: views (``calibration.views.KindModel``); None for a profile learnt before views
+    #: were kept.
+    view_model: views.KindModel | None = None
     #: Per class, the index of its kind of piece in the kinds the views show.
     class_kind: np.ndarray | None = None
 
@@ -337,27 +336,21 @@ class Kinds:
             matrix = views.examples_matrix(tuple(e["view"] for _, e in viewed), settings.view)
         except views.ViewError as error:
             raise ProfileError(f"the profile's view of a set-up piece: {error}") from None
-        view_kind = class_kind[[k for k, _ in viewed]]
-        return cls(names, kind_of, colours, features, least_share, chroma, settings, matrix,
-                   view_kind, class_kind)  # fmt: skip
+        model = views.KindModel.learn(matrix, class_kind[[k for k, _ in viewed]], settings.view)
+        return cls(names, kind_of, colours, features, least_share, chroma, settings, model,
+                   class_kind)  # fmt: skip
 
     def view_costs(self, lightness: np.ndarray, unlike: np.ndarray) -> np.ndarray:
-        """Per view seen (``calibration.views.piece_views``) and class: how much less
-        alike the view is to the nearest example of the class's kind (either colour) than
-        to the nearest of the kind it is most like, weighted
-        (``ReaderSettings.view_weight``): (N, classes)."""
+        """Per view seen (``calibration.views.piece_views``) and class: how much less the
+        view looks like the class's kind than like the kind it looks most like
+        (``views.KindModel.scores``), weighted (``ReaderSettings.view_weight``): (N,
+        classes)."""
         seen = views.features(lightness, unlike, self.settings.view)
-        alike = views.similarity(self.views, seen)  # (N, examples)
-        kinds = int(self.class_kind.max()) + 1
-        best = np.zeros((len(seen), kinds))
-        for kind in range(kinds):
-            mine = self.view_kind == kind
-            if mine.any():
-                best[:, kind] = alike[:, mine].max(axis=1)
+        scores = self.view_model.scores(seen)
         # Measured from the most alike kind: the view adds nothing to the kind it looks
         # most like, so a class's distance stays its blob's, and a margin a margin.
         return (
-            best.max(axis=1, keepdims=True) - best[:, self.class_kind]
+            scores.max(axis=1, keepdims=True) - scores[:, self.class_kind]
         ) * self.settings.view_weight
 
     def costs_of(self, blobs: list[Blob]) -> list[np.ndarray | None]:
