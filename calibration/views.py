@@ -249,12 +249,13 @@ class KindModel:
     kernel_width: float
 
     @classmethod
-    def learn(cls, examples: np.ndarray, kind_of: np.ndarray, settings: ViewSettings) -> KindModel:
+    def learn(
+        cls, examples: np.ndarray, kind_of: np.ndarray, kinds: int, settings: ViewSettings
+    ) -> KindModel:
         """From ``examples_matrix``'s views (E, T, F) and each example's kind (E: 0 to
-        kinds - 1)."""
+        ``kinds`` - 1; a kind no example shows is one no view looks like)."""
         e, t, f = examples.shape
         flat = np.ascontiguousarray(examples.reshape(e * t, f), np.float32)
-        kinds = int(np.max(kind_of)) + 1
         # +1 for the example's kind, -1 for the others: one regression a kind.
         wanted = np.where(np.repeat(kind_of, t)[:, None] == np.arange(kinds)[None], 1.0, -1.0)
         gram = _kernel(flat, flat, settings.kernel_width).astype(np.float64)

@@ -130,7 +130,7 @@ def test_a_set_up_piece_stands_for_itself_turned_and_mirrored():
     assert kept.shape[0] == 2 * SETTINGS.turns
     disc = views.example_features(*disc_piece(rng), SETTINGS)
     # Two kinds learnt from one example each: the triangle (0) and the disc (1).
-    model = views.KindModel.learn(np.stack([kept, disc]), np.array([0, 1]), SETTINGS)
+    model = views.KindModel.learn(np.stack([kept, disc]), np.array([0, 1]), 2, SETTINGS)
     # The same triangle turned by one of the turns (90 degrees) is seen as a triangle.
     matrix = cv2.getRotationMatrix2D((MIDDLE, MIDDLE), 90.0, 1.0)
     turned = [cv2.warpAffine(p, matrix, (SIZE, SIZE), borderMode=cv2.BORDER_REPLICATE)
@@ -139,13 +139,18 @@ def test_a_set_up_piece_stands_for_itself_turned_and_mirrored():
     triangle, round_ = model.scores(seen)[0]
     assert triangle > 0.5 > round_
     # Learnt without their turns, the examples tell the turned triangle far less surely.
-    unturned = views.KindModel.learn(np.stack([kept[:1], disc[:1]]), np.array([0, 1]), SETTINGS)
+    unturned = views.KindModel.learn(np.stack([kept[:1], disc[:1]]), np.array([0, 1]), 2, SETTINGS)
     assert unturned.scores(seen)[0, 0] < triangle - 0.3
     # Another disc, with its own noise, is seen as round.
     other = disc_piece(np.random.default_rng(6))
     seen_disc = views.features(other[0][None], other[1][None], SETTINGS)
     triangle, round_ = model.scores(seen_disc)[0]
     assert round_ > 0.5 > triangle
+    # A kind no example shows (a third, say a beetle never photographed) is one no view
+    # looks like.
+    three = views.KindModel.learn(np.stack([kept, disc]), np.array([0, 1]), 3, SETTINGS)
+    scores = three.scores(seen)[0]
+    assert scores.shape == (3,) and scores[2] < -0.5 and scores[0] > 0.5
 
 
 def test_a_kept_view_round_trips_and_a_bad_one_is_named():

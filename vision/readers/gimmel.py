@@ -362,7 +362,8 @@ class Kinds:
             matrix = views.examples_matrix(tuple(e["view"] for _, e in viewed), settings.view)
         except views.ViewError as error:
             raise ProfileError(f"the profile's view of a set-up piece: {error}") from None
-        model = views.KindModel.learn(matrix, class_kind[[k for k, _ in viewed]], settings.view)
+        model = views.KindModel.learn(matrix, class_kind[[k for k, _ in viewed]],
+                                      len(shape_kinds), settings.view)  # fmt: skip
         return cls(names, kind_of, colours, features, least_share, chroma, settings, model,
                    class_kind)  # fmt: skip
 
