@@ -238,9 +238,9 @@ def examples_matrix(texts: tuple[str, ...], settings: ViewSettings = ViewSetting
 class KindModel:
     """Which kind of piece a view shows, learnt from the set-up's views: kernel ridge
     regression (a Gaussian kernel on the views' features, one output a kind) over every
-    set-up piece turned every way. The nearest example alone (``similarity``) lets one
-    odd example decide; the model weighs all of them, and learns which parts of a view
-    tell one kind from another. On rendered frames (views of seeds 1-60, profiles from
+    set-up piece turned every way. The nearest example alone lets one odd example
+    decide; the model weighs all of them, and learns which parts of a view tell one kind
+    from another. On rendered frames (views of seeds 1-60, profiles from
     three set-up photos; a throwaway script) it named the wrong kind for 4 of 913 pieces,
     the nearest example for 13."""
 

@@ -228,10 +228,7 @@ def test_a_marker_whose_edges_cannot_be_read_still_counts_to_a_fraction_of_a_pix
 
     def worst_corner_px() -> float:
         found = register(frame, sheet, camera=truth["camera"])
-        grid = sheet.grid
-        corners = np.array([[0, 0], [grid.width_mm, 0], [grid.width_mm, grid.height_mm],
-                            [0, grid.height_mm]], float)  # fmt: skip
-        seen = found.to_image(corners)
+        seen = found.to_image(sheet.grid.corners())
         return max(float(np.min(np.linalg.norm(seen - np.asarray(c), axis=1)))
                    for c in truth["grid_corners_px"])  # fmt: skip
 
