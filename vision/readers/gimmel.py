@@ -18,6 +18,7 @@ Appearance reaches the reader only through the profile (``calibration.profiles``
 from __future__ import annotations
 
 import functools
+import math
 import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -84,17 +85,23 @@ class ReaderSettings:
     little, yet by edges an empty square does not have), and its view says which kind.
     Set on seeds 101-400 (a throwaway script: of the 78 pieces among such squares, 54
     were found before, 74 after, and no more empty squares were called pieces).
-    ``view_weight``: what it adds to a class's distance that
-    the piece's view (the piece as the camera sees it, ``calibration.views``) looks less
-    like the class's kind, whatever its colour, than like the kind it looks most like
-    (``views.KindModel``: about 2 between a kind it clearly shows and one it clearly does
-    not); the view's settings are ``view``. Set on rendered frames of seeds 101-200 and
-    261-400 (weights 25, 50 and 100 tried, with a throwaway script): on seeds 261-400 the
-    pieces' kinds were read wrong 6 times, against 12 with the nearest example's likeness
-    (weighted 600) before. ``follow_light``: a piece's lightness is divided by how much lighter
-    or darker its square is lit now than the empty photo showed it (the square's edge says
-    so: ``blobs.shaded``), so a white piece in an arm's shadow is still white (the same
-    benchmark: 13 pieces read as the other colour without, 6 with)."""
+    ``board_like_ab``: a blob coloured like no piece is a hand (unknown) unless its pixels
+    are its square's own colour (their a and b within this of the empty board's there) and
+    lighter than the square's edge says, with no hand on a square next to it: the square's
+    edge in a sleeve's shadow, or a bright spot, not a hand (on rendered frames of seeds
+    101-400, a throwaway script: of 13 empty squares read as unknown, 12 were such squares
+    and are read empty now; nothing else changed). ``view_weight``: what it adds to a
+    class's distance that the piece's view (the piece as the camera sees it,
+    ``calibration.views``) looks less like the class's kind, whatever its colour, than like
+    the kind it looks most like (``views.KindModel``: about 2 between a kind it clearly
+    shows and one it clearly does not); the view's settings are ``view``. Set on rendered
+    frames of seeds 101-200 and 261-400 (weights 25, 50 and 100 tried, with a throwaway
+    script): on seeds 261-400 the pieces' kinds were read wrong 6 times, against 12 with the
+    nearest example's likeness (weighted 600) before. ``follow_light``: a piece's lightness
+    is divided by how much lighter or darker its square is lit now than the empty photo
+    showed it (the square's edge says so: ``blobs.shaded``), so a white piece in an arm's
+    shadow is still white (the same benchmark: 13 pieces read as the other colour without, 6
+    with)."""
 
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
     #: camera: a square's band nearest the camera is where a neighbour's top leans in.
@@ -109,6 +116,7 @@ class ReaderSettings:
     texture_doubt: float = 3.0
     texture_sure: float = 5.0
     least_textured_fit: float = 1000.0
+    board_like_ab: float = 6.0
     view_weight: float = 100.0
     view: views.ViewSettings = field(default_factory=views.ViewSettings)
     follow_light: bool = True
@@ -238,7 +246,21 @@ def read(
         # As sure that something stands here as the square is unlike its empty self.
         occupied[name] = min(1.0, shares[k] / kinds.least_share - 1.0)
     found = kinds.costs_of([blob for _, blob in blobs_seen.values()])
+    # A blob coloured like no piece is a hand, unless it is its square's own colour lit
+    # more than the square's edge says (the edge in an arm's shadow, a lamp's bright
+    # spot) with no hand next to it.
+    lit, hands = set(), set()
+    for (k, blob), costs in zip(blobs_seen.values(), found, strict=True):
+        if costs is None:
+            (lit if board_lit(lab, empty, blob, settings.board_like_ab) else hands).add(cells[k])
     for (name, (k, _)), costs in zip(blobs_seen.items(), found, strict=True):
+        row, col = cells[k]
+        if cells[k] in lit and not any((row + dr, col + dc) in hands
+                                       for dr in (-1, 0, 1) for dc in (-1, 0, 1)):  # fmt: skip
+            squares[name], confidence[name] = EMPTY, 0.5
+            occupied[name] = 0.5
+            looks.pop(name, None)
+            continue
         pieces[name] = (k, costs)
 
     def viewed(names_seen: list[str], costs: list[np.ndarray]) -> list[np.ndarray]:
@@ -479,6 +501,18 @@ class Fitter:
                 cost = np.where(np.isfinite(fitted), FIT_ALONE_FROM, np.inf)
             weighed.append((cost + raised, best))
         return weighed
+
+
+def board_lit(lab: np.ndarray, empty: np.ndarray, blob: Blob, within_ab: float) -> bool:
+    """Whether ``blob``'s pixels are the board's own there, lighter: lighter than the
+    ``empty`` board's picture under them, and as coloured (their mean a and b within
+    ``within_ab`` of its)."""
+    x0, y0 = blob.origin
+    height, width = blob.mask.shape
+    mask = blob.mask.view(np.uint8)
+    seen = cv2.mean(lab[y0 : y0 + height, x0 : x0 + width], mask)
+    board = cv2.mean(empty[y0 : y0 + height, x0 : x0 + width], mask)
+    return seen[0] > board[0] and math.hypot(seen[1] - board[1], seen[2] - board[2]) < within_ab
 
 
 def square_shares(
