@@ -201,7 +201,7 @@ class Nil(Game[NilState, NilMove, NilKit]):
             problem = self._end_turn_problem(state)
             return None if problem is None else Violation(*problem)
         if isinstance(move, NoPlay):
-            problem = self._no_play_problem(state, move.player)
+            problem = self._no_play_problem(state, move)
             return None if problem is None else Violation(*problem)
         raise TypeError(f"not a Nil move: {move!r}")
 
@@ -373,14 +373,24 @@ class Nil(Game[NilState, NilMove, NilKit]):
             )
         return None
 
-    def _no_play_problem(self, state: NilState, seat: int) -> Problem | None:
+    def _no_play_problem(self, state: NilState, move: NoPlay) -> Problem | None:
+        seat = move.player
         if state.laid:
             return Problem(
                 "nil.end-turn", "tiles were laid this turn: the turn is ended, not passed"
             )
-        if state.view is View.TABLE:
+        probe = state
+        if move.shown is not None:
+            problem = self._shown_problem(state, move)
+            if problem is not None:
+                return problem
+            # The shown rack decides, as if everything were known.
+            racks = list(state.racks)
+            racks[seat] = tuple(move.shown)
+            probe = replace(state, view=View.FULL, racks=tuple(racks))
+        elif state.view is View.TABLE:
             return None  # the rack is not seen: recorded as unchecked when played
-        lays = self._lays(state, seat)
+        lays = self._lays(probe, seat)
         if not lays:
             return None
         universal = state.kit.universal_kinds
@@ -394,6 +404,36 @@ class Nil(Game[NilState, NilMove, NilKit]):
         return Problem(
             "nil.no-play", f"a tile of the rack fits and must be laid: {words.lay_text(plain)}"
         )
+
+    def _shown_problem(self, state: NilState, move: NoPlay) -> Problem | None:
+        """Whether the rack shown can be ``move.player``'s rack."""
+        kit = state.kit
+        rack = state.racks[move.player]
+        shown = list(move.shown)
+        for name in shown:
+            if name not in kit.kind:
+                return Problem("nil.tile-in-rack", f"the kit has no tile kind {name!r}")
+        if len(shown) != len(rack):
+            return Problem(
+                "nil.no-play",
+                f"seat {move.player} holds {len(rack)} tiles; {len(shown)} were shown",
+            )
+        if state.view is View.FULL:
+            if sorted(shown) != sorted(rack):
+                return Problem(
+                    "nil.no-play",
+                    f"the tiles shown ({', '.join(shown)}) are not seat {move.player}'s rack",
+                )
+            return None
+        on_board = Counter(tile.kind for tile in state.tiles)
+        for name, count in Counter(shown).items():
+            if on_board[name] + count > kit.kind[name].count:
+                return Problem(
+                    "nil.tile-in-rack",
+                    f"{count} {name} tiles shown, but only {kit.kind[name].count - on_board[name]} "
+                    "of the kit are off the board",
+                )
+        return None
 
     # -- play -----------------------------------------------------------------------
 
@@ -413,7 +453,7 @@ class Nil(Game[NilState, NilMove, NilKit]):
                           "tile in the blue zone (the rack is not seen)",)  # fmt: skip
             return close_turn(replace(state, unchecked=notes))
         if isinstance(move, NoPlay):
-            return no_play(state)
+            return no_play(state, move.shown)
         raise TypeError(f"not a Nil move: {move!r}")
 
     # -- reports --------------------------------------------------------------------
@@ -482,6 +522,11 @@ class Nil(Game[NilState, NilMove, NilKit]):
 
     # -- for simulation -------------------------------------------------------------
 
+    def is_report(self, move: NilMove) -> bool:
+        """A no-play with the rack as shown at the table is a player's report: checked
+        against the board when it arrives, never listed among the legal moves."""
+        return isinstance(move, NoPlay) and move.shown is not None
+
     def playout_weights(self, state: NilState, moves: tuple[NilMove, ...]) -> tuple[float, ...]:
         """Players lead the river towards the goal and lay several tiles a turn; uniform
         choice would wander and stop after one tile."""
@@ -516,7 +561,9 @@ class Nil(Game[NilState, NilMove, NilKit]):
             return Lay(player, cell, kind, rng.randrange(4), declared)
         if roll < 0.9:
             return EndTurn(player)
-        return NoPlay(player)
+        if rng.random() < 0.5:
+            return NoPlay(player)
+        return NoPlay(player, tuple(rng.choice(names) for _ in range(rng.randrange(6))))
 
 
 def _towards(state: NilState, move: Lay, goal: str) -> int:

@@ -56,7 +56,13 @@ class EndTurn(PlayerMove):
 @dataclass(frozen=True)
 class NoPlay(PlayerMove):
     """No tile of the rack fits: the rack is shown, its values are lost, it goes back to
-    the bag and five new tiles are drawn (at the opening: the next player opens)."""
+    the bag and five new tiles are drawn (at the opening: the next player opens).
+
+    ``shown`` is the rack as shown at the table, when it is recorded: in the table view
+    it lets the rules check that no tile of it fits and deduct its values; in the full
+    view it must be the rack."""
+
+    shown: tuple[str, ...] | None = None
 
 
 NilMove = Draw | Lay | EndTurn | NoPlay

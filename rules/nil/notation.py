@@ -36,7 +36,8 @@ def move_to_json(move: NilMove) -> dict[str, Any]:
     if isinstance(move, EndTurn):
         return {"type": "end-turn", "player": move.player}
     if isinstance(move, NoPlay):
-        return {"type": "no-play", "player": move.player}
+        shown = None if move.shown is None else list(move.shown)
+        return {"type": "no-play", "player": move.player, "shown": shown}
     raise TypeError(f"not a Nil move: {move!r}")
 
 
@@ -52,7 +53,7 @@ def move_from_json(data: Any, where: str = "move") -> NilMove:
     fields = {
         "lay": ("type", "player", "to", "tile", "rotation", "as"),
         "end-turn": ("type", "player"),
-        "no-play": ("type", "player"),
+        "no-play": ("type", "player", "shown"),
     }[kind]
     n.keys(data, where, fields)
     player = n.integer(data["player"], n.join(where, "player"), 0)
@@ -67,7 +68,13 @@ def move_from_json(data: Any, where: str = "move") -> NilMove:
         )
     if kind == "end-turn":
         return EndTurn(player)
-    return NoPlay(player)
+    shown = data["shown"]
+    if shown is not None:
+        where_shown = n.join(where, "shown")
+        shown = tuple(
+            n.text(v, n.join(where_shown, i)) for i, v in enumerate(n.array(shown, where_shown))
+        )
+    return NoPlay(player, shown)
 
 
 def state_to_json(state: NilState) -> dict[str, Any]:

@@ -160,7 +160,7 @@ def close_turn(state: NilState, blue: int = 0, finished: str | None = None) -> N
     return replace(state, pending=(seat,) * need)
 
 
-def no_play(state: NilState) -> NilState:
+def no_play(state: NilState, shown: tuple[str, ...] | None = None) -> NilState:
     seat = state.seat
     run = state.no_play_run + 1
     common = {"turns": state.turns + 1, "no_play_run": run, "seat": (seat + 1) % state.players}
@@ -178,10 +178,13 @@ def no_play(state: NilState) -> NilState:
             scores[seat] -= sum(state.kit.kind[name].value for name in rack)
             drawn = Counter(rack)
             bag = tuple(c + drawn[k.name] for k, c in zip(state.kit.kinds, bag, strict=True))
+        elif shown is not None:  # shown at the table: checked, and its values count
+            scores[seat] -= sum(state.kit.kind[name].value for name in shown)
         elif rack:
             note = (
-                f"turn {state.turns + 1}: seat {seat} showed a rack of {len(rack)} tiles that fit "
-                "nowhere; their values are not deducted (the rack is not seen)"
+                f"turn {state.turns + 1}: seat {seat} passed with {len(rack)} tiles not recorded: "
+                "whether none fits (a universal must be used) is not checked and their values "
+                "are not deducted"
             )
             notes += (note,)
         bag_size = state.bag_size + len(rack)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules.grid import LETTERS, Square
 from rules.nil.geometry import PORT_NAMES, point, turn_line
-from rules.nil.model import Draw, EndTurn, Lay, NilMove, NilState, NoPlay
+from rules.nil.model import UNKNOWN, Draw, EndTurn, Lay, NilMove, NilState, NoPlay
 from rules.nil.placement import candidates, finishes, has_room, step_problem
 from rules.nil.turns import RACK, lot_drawer, turn_parts
 
@@ -137,8 +137,8 @@ def describe(state: NilState, move: NilMove, lang: str = "en") -> str:
             if de:
                 return f"{who} kann nicht eröffnen; der Spieler zur Linken eröffnet."
             return f"{who} cannot open; the next seat opens."
-        rack = state.racks[move.player]
-        if state.view.value == "table":
+        rack = state.racks[move.player] if move.shown is None else move.shown
+        if UNKNOWN in rack:
             if de:
                 return (f"{who} kann keinen Stein setzen und legt die Steine offen auf "
                         f"({len(rack)} Steine, ihr Wert ist hier unbekannt).")  # fmt: skip

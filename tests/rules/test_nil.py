@@ -707,7 +707,7 @@ def test_in_the_table_view_a_no_play_is_recorded_as_unchecked():
     assert NoPlay(0) in NIL.legal_moves(state)
     after = NIL.play(state, NoPlay(0))
     assert after.scores == (0, 0)
-    assert "not deducted" in after.unchecked[0]
+    assert "not deducted" in after.unchecked[0] and "not checked" in after.unchecked[0]
     assert NIL.chance_outcomes(after) == ((Draw(None), Fraction(1)),)
     assert NIL.describe(after, Draw(None)) == "Seat 0 draws an unseen tile out of the bag."
     # A kind all of whose tiles lie on the board cannot be laid, whatever the rack holds.
@@ -717,6 +717,27 @@ def test_in_the_table_view_a_no_play_is_recorded_as_unchecked():
     refused(gone, Lay(0, sq("k6"), "universal", 0, "straight"), "nil.tile-in-rack",
             "every universal tile of the kit is on the board already")  # fmt: skip
     assert NIL.violation(gone, Lay(0, sq("k6"), "straight")) is None
+
+
+@pytest.mark.cites(RULEBOOK, KEINE, "§1 rule 11")
+def test_in_the_table_view_a_rack_shown_for_no_play_is_checked_from_the_board():
+    state = position(COLUMN, view=View.TABLE, racks=[["curve"] * 5, ["curve"] * 5])
+    shown = ("diagonal", "diagonal", "bend", "bend", "diagonal")
+    assert NIL.is_report(NoPlay(0, shown)) and not NIL.is_report(NoPlay(0))
+    assert NoPlay(0, shown) not in NIL.legal_moves(state)
+    after = NIL.play(state, NoPlay(0, shown))
+    assert after.scores == (-19, 0) and after.unchecked == ()
+    assert NIL.describe(state, NoPlay(0, shown)).endswith("shows the rack and loses 19 points.")
+    with_straight = ("diagonal", "diagonal", "bend", "bend", "straight")
+    refused(state, NoPlay(0, with_straight), "nil.no-play", "must be laid: straight on k8")
+    with_universal = ("diagonal", "diagonal", "bend", "bend", "universal")
+    refused(state, NoPlay(0, with_universal), "nil.universal-compulsory", "must be used")
+    refused(state, NoPlay(0, shown[:3]), "nil.no-play", "holds 5 tiles; 3 were shown")
+    refused(state, NoPlay(0, ("universal",) * 5), "nil.tile-in-rack", "only 4 of the kit")
+    # In the full view the rack shown must be the rack.
+    full = position(COLUMN, racks=[["diagonal", "bend"], ["curve"]])
+    refused(full, NoPlay(0, ("bend", "bend")), "nil.no-play", "not seat 0's rack")
+    assert NIL.play(full, NoPlay(0, ("bend", "diagonal"))) == NIL.play(full, NoPlay(0))
 
 
 # -- bad input ----------------------------------------------------------------------------
@@ -821,6 +842,6 @@ def test_a_state_repr_pastes_back_and_documented_moves_read():
         for tag, body in re.findall(r"```json (\S+)\n(.*?)```", doc, re.S)
         if tag == "nil-move"
     ]
-    assert len(moves) == 5
+    assert len(moves) == 6
     for document in moves:
         assert NIL.move_to_json(NIL.move_from_json(document)) == document
