@@ -212,6 +212,23 @@ def test_a_line_at_a_corner_continues_into_the_three_cells_around_it_or_diagonal
     refused(diag, Lay(0, sq("k2"), "straight", 0), "nil.line-end", "k2 does not join")
 
 
+@pytest.mark.cites(RULEBOOK, "SPIELREGEL:", "§1 rule 2")
+def test_one_line_from_the_start_to_the_blue_goal_ending_at_as_high_a_number_as_possible():
+    column = " ".join(f"k{row}:S-N" for row in range(1, 21))
+    state = position(column, racks=[["universal", "curve"], ["hook-left"]])
+    # No second line: a tile anywhere but at the end of the one line is refused.
+    refused(state, Lay(0, sq("c5"), "curve"), "nil.line-end", "c5 does not join")
+    # Straight up into k21, the line ends on blue 50 (the curve left counts -2) ...
+    straight = NIL.play(state, Lay(0, sq("k21"), "universal", 0, "straight"))
+    assert NIL.outcome(straight).reason == "nil.end-blue"
+    assert straight.scores[0] == 5 + 50 - 2
+    # ... or it turns along row 21 and ends on l21's 25.
+    along = NIL.play(state, Lay(0, sq("k21"), "curve", 0))  # S to E, on in the blue zone
+    assert not NIL.is_over(along)
+    turned = NIL.play(along, Lay(0, sq("l21"), "universal", 2, "curve"))  # W to N
+    assert turned.scores[0] == 2 + 5 + 25 and field_value("l21") == 25
+
+
 # -- rule 3: the first player -------------------------------------------------------------
 
 
@@ -583,6 +600,21 @@ def test_a_turn_scores_values_green_blue_and_the_bonus_less_red_fields():
     assert over.scores == (1 + 1 + 5 + 50 - 15 - 2, -2)
     assert NIL.outcome(over).reason == "nil.end-blue" and NIL.outcome(over).winners == (0,)
     refused(over, EndTurn(0), "nil.game-over", "the game is over")
+
+
+@pytest.mark.cites(RULEBOOK, "GEWINNPUNKTE:", "§1 Ambiguities: Green fields")
+def test_a_green_field_of_several_cells_counts_once_a_turn():
+    data = copy.deepcopy(read_kit_file("nil"))
+    data["fields"].append({"colour": "green", "value": 7, "cells": ["k2", "k3"]})
+    kit = NIL.kit_from_json(data)
+    bag = tuple(k.count - 3 * (k.name == "straight") for k in kit.kinds)
+    state = replace(
+        NIL.new(2, None, kit), starter=0, racks=(("straight",) * 3, ()), bag=bag, bag_size=101
+    )
+    for row in (1, 2, 3):
+        state = NIL.play(state, Lay(0, sq(f"k{row}"), "straight"))
+    assert turn_parts(state)["green"] == 7
+    assert NIL.play(state, EndTurn(0)).scores == (3 + 7, 0)
 
 
 # -- rule 11: no play ---------------------------------------------------------------------
