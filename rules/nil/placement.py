@@ -96,34 +96,60 @@ def step_problem(
     return None
 
 
-def has_room(state: NilState, cell: Square, entry: int, exit: int) -> bool:
-    """Whether, after a line from ``entry`` to ``exit`` on ``cell``, some tile kind could
-    be laid at the new end: on an empty cell across it, its line passing every check of
-    ``step_problem`` (NOTES.md §1: "some tile kind in some orientation must fit legally at
-    the end, whatever the racks hold")."""
+def fits(state: NilState, cell: Square, entry: int, exit: int) -> list[Step]:
+    """The lines some tile kind could have at the end of a line from ``entry`` to ``exit``
+    on ``cell``: on an empty cell across it, passing every check of ``step_problem``."""
     kit = state.kit
     before = point(cell, entry)
     in_blue = state.in_blue or kit.colour_of(cell) == "blue"
     extra = (before, point(cell, exit))
     board = state.board
+    found = []
     for next_cell, next_entry in continuations(
         cell, exit, kit.columns, kit.rows, state.options["corner"] == "diagonal"
     ):
         if next_cell in board:
             continue
         for next_exit in kit.shapes[next_entry]:
-            if (
-                step_problem(
-                    state,
-                    next_cell,
-                    next_entry,
-                    next_exit,
-                    before=before,
-                    in_blue=in_blue,
-                    extra_points=extra,
-                )
-                is None
-            ):
+            problem = step_problem(
+                state,
+                next_cell,
+                next_entry,
+                next_exit,
+                before=before,
+                in_blue=in_blue,
+                extra_points=extra,
+            )
+            if problem is None:
+                found.append(Step(next_cell, next_entry, next_exit))
+    return found
+
+
+def has_room(state: NilState, cell: Square, entry: int, exit: int, depth: int = 2) -> bool:
+    """Whether, after a line from ``entry`` to ``exit`` on ``cell``, another tile could
+    be laid at the new end, whatever the racks hold (NOTES.md §1, "Room for another
+    tile").
+
+    Looking one tile ahead only would let a line end in a pocket where a tile fits but
+    could never be followed (nor lead to a crossing), and the game would stall; so, with
+    ``depth`` 2, the tile that fits must itself end in the goal, have room one tile
+    further, or face a tile of the line that a universal could cross."""
+    steps = fits(state, cell, entry, exit)
+    if depth <= 1 or not steps:
+        return bool(steps)
+    here = Step(cell, entry, exit)
+    after = state if state.path and state.path[-1] == here else _with_step(state, here)
+    kit = state.kit
+    diagonal = state.options["corner"] == "diagonal"
+    for step in steps:
+        if finishes(after, step.cell, step.exit):
+            return True
+        if has_room(after, step.cell, step.entry, step.exit, depth - 1):
+            return True
+        for next_cell, next_entry in continuations(
+            step.cell, step.exit, kit.columns, kit.rows, diagonal
+        ):
+            if next_cell in after.board and crossable(after, next_cell, next_entry) is None:
                 return True
     return False
 

@@ -26,6 +26,7 @@ from rules.grid import Square
 from rules.kits import load_kit, read_kit_file
 from rules.nil import UNKNOWN, Draw, EndTurn, Lay, NoPlay, Step, Tile, turn_parts
 from rules.nil.geometry import PORT_NAMES, continuations, turn
+from rules.nil.placement import fits, has_room
 from rules.notation import dumps
 from rules.playout import game_rng, random_playout
 
@@ -391,6 +392,21 @@ def test_the_line_always_ends_with_room_for_another_tile():
     refused(state, Lay(0, sq("n2"), "curve", 1), "nil.room", "W of n2 with no room")
     assert all(m.to == sq("n2") for m in lays(state))
     assert Lay(0, sq("n2"), "curve", 1) not in lays(state)
+
+
+@pytest.mark.cites(RULEBOOK, SETZEN, "§1 Ambiguities: Room for another tile")
+def test_room_means_a_tile_that_could_itself_go_on_not_a_dead_end_pocket():
+    # From a random game: a bend on n5 (NW to SW) would end where one tile fits (on n4's
+    # corner side), but that tile could neither go on nor face a line a universal crosses.
+    path = (
+        "k1:S-E l1:W-E m1:W-N m2:S-E n2:W-NE o3:SW-NW n4:SE-S n3:N-W m3:E-N m4:S-W l4:E-N "
+        "l5:S-NW l6:SW-E m6:W-SE"
+    )
+    state = position(path, racks=[["bend", "curve", "universal"], ["curve"]])
+    pocket = Step(sq("n5"), PORT_NAMES.index("NW"), PORT_NAMES.index("SW"))
+    assert fits(state, *pocket)  # one tile ahead there is a fit ...
+    assert not has_room(state, *pocket)  # ... that leads nowhere
+    refused(state, Lay(0, sq("n5"), "bend", 0), "nil.room", "SW of n5 with no room")
 
 
 @pytest.mark.cites(RULEBOOK, SETZEN, "§1 rule 6")
