@@ -9,7 +9,7 @@ from rules import notation as n
 from rules.core import View
 from rules.errors import NotationError
 from rules.grid import Square
-from rules.nil.geometry import PORT_NAMES
+from rules.nil.geometry import PORT_NAMES, continuations, opposite
 from rules.nil.kit import NilKit, kit_from_json
 from rules.nil.model import UNKNOWN, Draw, EndTurn, Lay, NilMove, NilState, NoPlay, Step, Tile
 from rules.nil.options import OPTION_SPECS
@@ -191,7 +191,54 @@ def state_from_json(data: Any) -> NilState:
         unchecked=unchecked,
     )
     _check_tiles_add_up(state)
+    _check_path(state)
     return state
+
+
+def _check_path(state: NilState) -> None:
+    """The river is one line from the start point, each step on a cell across the end
+    of the one before, along a line its tile can carry (a crossed cell: two straight
+    lines under a universal tile)."""
+    kit = state.kit
+    diagonal = state.options["corner"] == "diagonal"
+    seen: dict[Square, int] = {}
+    for i, step in enumerate(state.path):
+        where = f"path[{i}]"
+        if i == 0:
+            joins = step.cell == kit.start and step.entry == kit.start_port
+            expected = f"port {PORT_NAMES[kit.start_port]} of the start field {kit.start}"
+        else:
+            before = state.path[i - 1]
+            joins = (step.cell, step.entry) in continuations(
+                before.cell, before.exit, kit.columns, kit.rows, diagonal
+            )
+            expected = f"the end of path[{i - 1}] ({PORT_NAMES[before.exit]} of {before.cell})"
+        if not joins:
+            raise NotationError(where, f"the line does not continue from {expected}")
+        tile = state.board[step.cell]
+        line = (min(step.entry, step.exit), max(step.entry, step.exit))
+        seen[step.cell] = seen.get(step.cell, 0) + 1
+        if seen[step.cell] > 2:
+            raise NotationError(where, f"the line passes {step.cell} more than twice")
+        if seen[step.cell] == 2 or (kit.kind[tile.kind].universal and tile.declared is None):
+            if not kit.kind[tile.kind].universal or step.exit != opposite(step.entry):
+                raise NotationError(
+                    where, f"the line crosses on {step.cell} only straight, under a universal tile"
+                )
+            continue
+        shapes = {shape for _, shape in kit.kind[tile.declared or tile.kind].shapes}
+        if line not in shapes:
+            raise NotationError(
+                where,
+                f"the {tile.declared or tile.kind} on {step.cell} has no line from "
+                f"{PORT_NAMES[step.entry]} to {PORT_NAMES[step.exit]}",
+            )
+    for tile in state.tiles:
+        if kit.kind[tile.kind].universal and tile.declared is None and seen[tile.cell] != 2:
+            raise NotationError(
+                f"tiles.{tile.cell}.as",
+                "a universal tile names the kind it stands in for, unless the line crosses there",
+            )
 
 
 def _bag(value: Any, kit: NilKit, view: View) -> tuple[int, ...] | None:

@@ -863,6 +863,23 @@ def test_malformed_states_and_moves_name_the_bad_field():
     with pytest.raises(NotationError, match="bag"):
         parse_state(bad)
     bad = json.loads(json.dumps(document))
+    bad["path"][3] = ["l4", "W", "E"]
+    bad["tiles"]["l4"] = bad["tiles"].pop("k4")
+    with pytest.raises(NotationError, match=r"path\[3\]: the line does not continue from the end"):
+        parse_state(bad)
+    bad = json.loads(json.dumps(document))
+    bad["path"][2][2] = "E"
+    with pytest.raises(
+        NotationError, match=r"path\[2\]: the straight on k3 has no line from S to E"
+    ):
+        parse_state(bad)
+    bad = json.loads(json.dumps(document))
+    bad["tiles"]["k2"] = {"tile": "universal", "as": None}
+    bad["bag"]["universal"] -= 1
+    bad["bag"]["straight"] += 1
+    with pytest.raises(NotationError, match=r"tiles\.k2\.as: a universal tile names the kind"):
+        parse_state(bad)
+    bad = json.loads(json.dumps(document))
     bad["tiles"]["a1"] = {"tile": "straight", "as": None}
     with pytest.raises(NotationError, match="path: every tile on the board lies on the line"):
         parse_state(bad)
