@@ -169,12 +169,13 @@ class Nil(Game[NilState, NilMove, NilKit]):
                 if not ways:
                     continue
                 for kind, quarter in ways:
-                    if kind in plain and not self._placement(
-                        state, seat, cell, entry, exit, kind.name
+                    if (
+                        kind in plain
+                        and self._placement(state, seat, cell, entry, exit, kind.name) is None
                     ):
                         moves.append(Lay(seat, cell, kind.name, quarter))
                 for name in universal:
-                    if not self._placement(state, seat, cell, entry, exit, name):
+                    if self._placement(state, seat, cell, entry, exit, name) is None:
                         moves.extend(Lay(seat, cell, name, q, kind.name) for kind, q in ways)
         return moves
 
@@ -182,10 +183,12 @@ class Nil(Game[NilState, NilMove, NilKit]):
 
     def violation(self, state: NilState, move: NilMove) -> Violation | None:
         broken = super().violation(state, move)
-        # Before the first tile the wrong seat is refused by the first-player rule.
-        if broken is not None and broken.rule == self.turn_rule and state.starter is not None:
+        # Before the lot's winner has opened (or passed), another seat is refused by the
+        # first-player rule.
+        opening = state.starter is not None and not state.path and state.seat == state.starter
+        if broken is not None and broken.rule == self.turn_rule and opening:
             seated = isinstance(move, PlayerMove) and type(move.player) is int
-            if not state.path and seated and 0 <= move.player < state.players:
+            if seated and 0 <= move.player < state.players and state.no_play_run == 0:
                 return Violation("nil.first-player", broken.detail + " (the first-player lot)")
         return broken
 

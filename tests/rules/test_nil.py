@@ -256,8 +256,11 @@ def test_the_highest_three_tile_draw_begins_and_a_tie_draws_again():
 
 @pytest.mark.cites(RULEBOOK, SPIELBEGINN, "§1 rule 3")
 def test_the_player_who_won_the_lot_lays_the_first_tile():
-    state = position(racks=[["straight"], ["straight"]], seat=1)
+    state = replace(position(racks=[["straight"], ["straight"]], seat=1), starter=1)
     refused(state, Lay(0, sq("k1"), "straight"), "nil.first-player", "seat 1's turn")
+    # Once the winner has passed (no tile to open), the next seat's turn is plain turn order.
+    passed = NIL.play(replace(state, racks=(("straight",), ("bend",))), NoPlay(1))
+    refused(passed, Lay(1, sq("k1"), "bend"), "nil.turn-order", "seat 0's turn")
 
 
 # -- rule 4: the opening ------------------------------------------------------------------
