@@ -746,10 +746,19 @@ def test_a_game_replayed_in_the_table_view_checks_every_placement_from_the_board
     assert "k1 holds a" in str(flagged)
     assert state.path == playout.final.path and NIL.is_over(state)
     assert all(t == UNKNOWN for rack in state.racks for t in rack)
-    # Turn scores come from the board alone; what needs a rack is listed, not guessed.
-    no_plays = sum(isinstance(m, NoPlay) for m in playout.moves)
-    if no_plays or any(playout.final.racks):
-        assert state.unchecked
+    # Turn scores come from the board alone; what needs a rack (a no-play's rack, the
+    # tiles left at the end) is listed, not guessed: the scores differ by exactly that.
+    unseen = [0, 0, 0]
+    replay = full
+    for move in playout.moves:
+        if isinstance(move, NoPlay) and replay.path:
+            unseen[move.player] += sum(KIT.kind[k].value for k in replay.racks[move.player])
+        replay = NIL.play(replay, move)
+    for seat, rack in enumerate(replay.racks):
+        unseen[seat] += sum(KIT.kind[k].value for k in rack)
+    assert replay == playout.final and any(unseen)
+    assert [t - f for t, f in zip(state.scores, playout.final.scores, strict=True)] == unseen
+    assert state.unchecked
 
 
 @pytest.mark.cites(RULEBOOK, KEINE, "§1 rule 11")
