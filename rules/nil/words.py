@@ -89,8 +89,10 @@ def describe(state: NilState, move: NilMove, lang: str = "en") -> str:
         else:
             stand_in = ""
             if move.declared:
-                declared = _kind(state, move.declared, de)
-                stand_in = f" anstelle eines {declared}" if de else f" for a {declared}"
+                if de:  # genitive: "anstelle eines Steins „Bogen“"
+                    stand_in = f" anstelle eines Steins „{kit.kind[move.declared].german}“"
+                else:
+                    stand_in = f" for a {move.declared}"
             if de:
                 text = (
                     f"{who} setzt einen {_kind(state, move.kind, de)}{stand_in} auf {move.to}, "

@@ -508,7 +508,7 @@ def test_a_universal_stands_in_for_a_declared_kind_and_scores_its_own_value():
         == "Seat 0 lays a universal for a curve on k2, turned 0, from S to E (+5)."
     )
     assert NIL.describe(state, move, "de") == (
-        "Platz 0 setzt einen Stein „Universalstein“ anstelle eines Stein „Bogen“ auf k2, "
+        "Platz 0 setzt einen Stein „Universalstein“ anstelle eines Steins „Bogen“ auf k2, "
         "0 Vierteldrehungen, von S nach O (+5)."
     )
     after = NIL.play(state, move)
