@@ -18,17 +18,19 @@ from typing import Any
 from rules.core import CHANCE, Game, Outcome, PlayerMove, View, Violation
 from rules.grid import Square
 from rules.nil import notation, words
-from rules.nil.geometry import point, port_name, turn_line
+from rules.nil.geometry import opposite, point, port_name, turn_line
 from rules.nil.kit import NilKit, kit_from_json
 from rules.nil.model import UNKNOWN, Draw, EndTurn, Lay, NilMove, NilState, NoPlay
 from rules.nil.options import OPTION_SPECS
 from rules.nil.placement import (
+    CROSSING,
+    OPEN,
     Problem,
     candidates,
     crossing_problem,
     finishes,
-    has_room,
-    leads_to_crossing,
+    lead_only,
+    room,
     step_problem,
 )
 from rules.nil.turns import (
@@ -159,8 +161,12 @@ class Nil(Game[NilState, NilMove, NilKit]):
         moves: list[Lay] = []
         for cell, entry in candidates(state):
             if cell in state.board:
-                if universal and state.laid and crossing_problem(state, cell, entry) is None:
-                    moves.extend(Lay(seat, cell, name) for name in universal)
+                if universal and state.laid:
+                    moves.extend(
+                        Lay(seat, cell, name)
+                        for name in universal
+                        if self._crossing_check(state, seat, cell, entry, name) is None
+                    )
                 continue
             for exit in kit.shapes[entry]:
                 line = (min(entry, exit), max(entry, exit))
@@ -302,28 +308,13 @@ class Nil(Game[NilState, NilMove, NilKit]):
         )
         if problem is not None:
             return problem
-        if finishes(state, cell, exit) or has_room(state, cell, entry, exit):
+        if finishes(state, cell, exit):
             return None
-        if state.path and leads_to_crossing(state, cell, entry, exit):
-            # A lead to a crossing is room only while the placer keeps a universal tile
-            # (NOTES.md §1, "Room for another tile").
-            rack = list(state.racks[seat])
-            rack.remove(kind if state.view is View.FULL else UNKNOWN)
-            if state.view is View.FULL:
-                keeps = any(t in state.kit.universal_kinds for t in rack)
-            else:  # unseen: possible while a tile is left and a universal is off the board
-                on_board = Counter(tile.kind for tile in state.tiles)
-                keeps = bool(rack) and any(
-                    on_board[name] + (name == kind) < state.kit.kind[name].count
-                    for name in state.kit.universal_kinds
-                )
-            if keeps:
-                return None
-            return Problem(
-                "nil.room",
-                f"the line would end at {port_name(exit)} of {cell} facing a crossing, and "
-                f"seat {seat} would hold no universal tile to cross with",
-            )
+        found = room(state, cell, entry, exit)
+        if found == OPEN:
+            return None
+        if state.path and found == CROSSING:
+            return self._crossing_room_problem(state, seat, cell, exit, kind)
         if not state.path:
             return Problem(
                 "nil.opening",
@@ -334,6 +325,44 @@ class Nil(Game[NilState, NilMove, NilKit]):
             "nil.room",
             f"the line would end at {port_name(exit)} of {cell} with no room for another tile",
         )
+
+    def _crossing_room_problem(
+        self, state: NilState, seat: int, cell: Square, exit: int, kind: str
+    ) -> Problem | None:
+        """Room that needs a crossing counts only while the placer keeps a universal tile
+        (NOTES.md §1, "Room for another tile"), whether the tile of ``kind`` laid on
+        ``cell`` leads to the crossing or a later tile would. In the table view: while a
+        tile is left on the rack and a universal is off the board (``lay`` notes it)."""
+        rack = list(state.racks[seat])
+        rack.remove(kind if state.view is View.FULL else UNKNOWN)
+        if state.view is View.FULL:
+            keeps = any(t in state.kit.universal_kinds for t in rack)
+        else:
+            on_board = Counter(tile.kind for tile in state.tiles if tile.cell != cell)
+            keeps = bool(rack) and any(
+                on_board[name] + (name == kind) < state.kit.kind[name].count
+                for name in state.kit.universal_kinds
+            )
+        if keeps:
+            return None
+        return Problem(
+            "nil.room",
+            f"the line would end at {port_name(exit)} of {cell} with room only for a "
+            f"crossing, and seat {seat} would hold no universal tile to cross with",
+        )
+
+    def _crossing_check(
+        self, state: NilState, seat: int, cell: Square, entry: int, kind: str
+    ) -> Problem | None:
+        """A crossing's checks (``crossing_problem``), and a universal kept when the line
+        beyond it goes on only by crossing again."""
+        problem = crossing_problem(state, cell, entry)
+        if problem is not None:
+            return problem
+        exit = opposite(entry)
+        if finishes(state, cell, exit) or room(state, cell, entry, exit) == OPEN:
+            return None
+        return self._crossing_room_problem(state, seat, cell, exit, kind)
 
     def _crossing_lay_problem(self, state: NilState, move: Lay) -> Problem | None:
         if not state.laid:
@@ -349,7 +378,7 @@ class Nil(Game[NilState, NilMove, NilKit]):
                 "nil.line-end",
                 f"{move.to} does not join the line's end ({port_name(end.exit)} of {end.cell})",
             )
-        return crossing_problem(state, move.to, entries[0])
+        return self._crossing_check(state, move.player, move.to, entries[0], move.kind)
 
     def _end_turn_problem(self, state: NilState, lays: list[Lay] | None = None) -> Problem | None:
         if not state.laid:
@@ -357,7 +386,7 @@ class Nil(Game[NilState, NilMove, NilKit]):
                 "nil.end-turn", "a turn lays at least one tile; a player who cannot shows the rack"
             )
         end = state.end
-        if not has_room(state, end.cell, end.entry, end.exit):
+        if lead_only(state, end.cell, end.entry, end.exit):
             return Problem(
                 "nil.crossing-unfinished",
                 f"the line ends facing a crossing at {port_name(end.exit)} of {end.cell}: the "

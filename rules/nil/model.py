@@ -144,6 +144,11 @@ class NilState:
         return self.path[-1] if self.path else None
 
     @cached_property
+    def room_cache(self) -> dict:
+        """The room rule's answers for steps at this state's end (``placement.room``)."""
+        return {}
+
+    @cached_property
     def in_blue(self) -> bool:
         """Whether a tile of the line stands on a blue field (NOTES.md §1 rule 12)."""
         return any(self.kit.colour_of(step.cell) == "blue" for step in self.path)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from rules.core import View
 from rules.nil.geometry import turn_line
 from rules.nil.model import UNKNOWN, Draw, Lay, NilState, Step, Tile
-from rules.nil.placement import candidates, finishes, has_room
+from rules.nil.placement import CROSSING, candidates, finishes, room
 
 RACK = 5
 LOT = 3
@@ -115,9 +115,15 @@ def lay(state: NilState, move: Lay) -> NilState:
     if finishes(state, cell, exit):
         blue = kit.fields[kit.field_at[cell]].value
         return close_turn(after, blue=blue, finished="blue")
-    if state.view is View.TABLE and not has_room(state, cell, entry, exit):
+    crossed = cell in state.board
+    if (
+        state.view is View.TABLE
+        and not crossed
+        and state.path
+        and room(state, cell, entry, exit) == CROSSING
+    ):
         note = (f"turn {state.turns + 1}: whether seat {move.player} holds a universal tile "
-                f"for the crossing its lead on {cell} needs (the rack is not seen)")  # fmt: skip
+                f"for the crossing the line needs after {cell} (the rack is not seen)")  # fmt: skip
         return replace(after, unchecked=(*after.unchecked, note))
     return after
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules.grid import LETTERS, Square
 from rules.nil.geometry import PORT_NAMES, point, turn_line
 from rules.nil.model import UNKNOWN, Draw, EndTurn, Lay, NilMove, NilState, NoPlay
-from rules.nil.placement import candidates, finishes, has_room, step_problem
+from rules.nil.placement import candidates, finishes, lead_only, step_problem
 from rules.nil.turns import RACK, lot_drawer, turn_parts
 
 #: Port names in German: Ost for East.
@@ -190,7 +190,7 @@ def situations(state: NilState, move: NilMove) -> tuple[str, ...]:
         labels.append("blue-finish")
         if len(state.laid) + 1 >= RACK:
             labels.append("five-tile-bonus")
-    elif not crossing and not has_room(state, move.to, entry, exit):
+    elif not crossing and lead_only(state, move.to, entry, exit):
         labels.append("lead")
     end = state.end
     if end is not None:

@@ -412,6 +412,43 @@ def test_room_means_a_tile_that_could_itself_go_on_not_a_dead_end_pocket():
     refused(state, Lay(0, sq("n5"), "bend", 0), "nil.room", "SW of n5 with no room")
 
 
+#: From a random game (``game_rng(5, 0)``, 4 players): the line ends at SE of h3, by i2.
+SEALED = (
+    "k1:S-W j1:E-NE k2:SW-NW k3:SW-NE l4:SW-S l3:N-E:universal/curve m3:W-S m2:N-SE n1:NW-E "
+    "o1:W-NE p2:SW-NE p3:SE-NE q4:SW-NW q5:SW-NE r6:SW-SE:universal/bend "
+    "s6:SW-NW:universal/bend s7:SW-W r7:E-NW q8:SE-E r8:W-N r9:S-W q9:E-W p9:E-W o9:E-W "
+    "n9:E-S n8:N-E o8:W-S o7:N-S o6:N-S o5:N-S o4:N-W n4:E-SE o3:NW-S o2:N-NW n3:SE-NW "
+    "m4:SE-NW m5:SW-W l5:E-NW k6:SE-SW j5:NE-S j4:N-E k4:W-SW:universal/hook-right j3:NE-NW "
+    "i3:NE-N i4:S-W h4:E-SW g3:NE-S g2:N-W f2:E-NW e3:SE-N e4:S-SW d3:NE-SE e2:NW-SE e1:NE-E "
+    "f1:W-E g1:W-E h1:W-NE h2:SE-N h3:S-SE"
+)
+
+
+@pytest.mark.cites(RULEBOOK, SETZEN, "§1 Ambiguities: Room for another tile")
+def test_room_is_a_way_on_not_a_two_tile_look_ahead():
+    # Rule 2: "Die Linie muß immer so enden, daß noch genügend Raum ist, einen weiteren
+    # Stein anzusetzen." A slant-right on i2 (NW to E) leaves two tiles of room, on j2 and
+    # beyond, but the line walled in by its own bends can go no further: the tile after it
+    # could never be laid, so it is refused.
+    racks = [[], [], [], ["straight", "straight", "slant-right", "diagonal", "diagonal"]]
+    state = position(SEALED, racks=racks, seat=3, players=4)
+    refused(state, Lay(3, sq("i2"), "slant-right", 3), "nil.room", "E of i2 with no room")
+    # Had it been laid, no tile of any kind could go on from it: all four universals are
+    # on the board, and no plain tile on j2, in any turn, is legal.
+    every = list(KIT.plain_kinds)
+    dead = position(SEALED + " i2:NW-E:slant-right", racks=[[], [], [], every[:5]], seat=3,
+                    players=4)  # fmt: skip
+    for kind in every:
+        for rotation in range(4):
+            assert NIL.violation(replace(dead, racks=((), (), (), (kind,))),
+                                 Lay(3, sq("j2"), kind, rotation)) is not None  # fmt: skip
+    # Every lay the engine offers leaves a tile that can itself be laid.
+    for move in lays(state):
+        after = NIL.play(state, move)
+        more = replace(after, racks=((), (), (), tuple(KIT.plain_kinds)), laid=after.laid)
+        assert lays(more) or after.finished
+
+
 @pytest.mark.cites(RULEBOOK, SETZEN, "§1 rule 6")
 def test_the_line_touches_the_edge_only_at_the_start_and_in_the_blue_goal():
     # Abb. 10-12: along the near row to b1; a straight on a1 would run into the side edge.
