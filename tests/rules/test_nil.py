@@ -599,6 +599,30 @@ def test_an_encirclement_forces_a_player_without_universal_to_pass_and_the_encir
     assert state.end == Step(sq("l4"), PORT_NAMES.index("S"), PORT_NAMES.index("N"))
 
 
+@pytest.mark.cites(RULEBOOK, "EINKREISUNG:", "§1 Ambiguities: Room for another tile")
+def test_an_encircler_without_a_universal_is_refused_by_the_room_rule():
+    # NOTES.md: "A crossing continuation counts as room only if the placer still holds a
+    # universal, as rule 9 implies." The curve on l2 walls the line into the pocket l3,
+    # whence it goes on only by a crossing: the encircler must keep a universal for it.
+    walls = POCKET.rsplit(" ", 1)[0]
+    enclose = Lay(0, sq("l2"), "curve", 3)
+    bare = position(walls, racks=[["curve", "straight", "diagonal"], ["curve"]])
+    refused(bare, enclose, "nil.room", "room only for a crossing", "no universal tile")
+    assert enclose not in lays(bare)
+    # In the table view the rack is not seen: allowed while a universal is off the board,
+    # and noted as unchecked ...
+    table = position(walls, view=View.TABLE, racks=[["curve", "straight", "diagonal"], []])
+    after = NIL.play(table, enclose)
+    assert any("holds a universal tile" in note for note in after.unchecked)
+    # ... and refused once all four universals are on the board.
+    gone = walls.replace("k1:S-N k2:S-N", "k1:S-N:universal/straight k2:S-N:universal/straight")
+    gone = gone.replace("k4:S-E", "k4:S-E:universal/curve").replace(
+        "m4:W-S", "m4:W-S:universal/curve"
+    )
+    table = position(gone, view=View.TABLE, racks=[["curve", "straight", "diagonal"], []])
+    refused(table, enclose, "nil.room", "no universal tile")
+
+
 # -- rule 10: scoring ---------------------------------------------------------------------
 
 
