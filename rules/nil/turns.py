@@ -172,7 +172,11 @@ def no_play(state: NilState, shown: tuple[str, ...] | None = None) -> NilState:
     common = {"turns": state.turns + 1, "no_play_run": run, "seat": (seat + 1) % state.players}
     if not state.path:
         # At the opening the next player opens; nothing is lost ("SPIELBEGINN").
-        state = replace(state, **common)
+        notes = state.unchecked
+        if state.view is View.TABLE and shown is None and state.racks[seat]:
+            notes += (f"turn {state.turns + 1}: seat {seat} passed the opening with the rack "
+                      "not shown: whether no tile fits the start field is not checked",)  # fmt: skip
+        state = replace(state, unchecked=notes, **common)
     else:
         rack = state.racks[seat]
         racks = list(state.racks)

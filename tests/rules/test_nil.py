@@ -840,6 +840,22 @@ def test_in_the_table_view_a_no_play_is_recorded_as_unchecked():
     assert NIL.violation(gone, Lay(0, sq("k6"), "straight")) is None
 
 
+@pytest.mark.cites(RULEBOOK, SPIELBEGINN, "§1 rule 4")
+def test_in_the_table_view_a_pass_at_the_opening_is_recorded_as_unchecked():
+    # "Wenn der erste Spieler keinen geeigneten Stein hat, um das Spiel zu beginnen, muß
+    # der Spieler zur Linken anfangen": the pass needs the rack; unseen and not shown, it
+    # is recorded as unchecked.
+    state = position(view=View.TABLE, racks=[["curve"] * 5, ["curve"] * 5])
+    assert NoPlay(0) in NIL.legal_moves(state)
+    after = NIL.play(state, NoPlay(0))
+    assert after.seat == 1 and after.scores == (0, 0)
+    assert len(after.unchecked) == 1 and "not checked" in after.unchecked[0]
+    assert "opening" in after.unchecked[0]
+    # Shown, it is checked from the board and nothing is left unchecked.
+    shown = ("hook-left",) * 5
+    assert NIL.play(state, NoPlay(0, shown)).unchecked == ()
+
+
 @pytest.mark.cites(RULEBOOK, KEINE, "§1 rule 11")
 def test_in_the_table_view_a_rack_shown_for_no_play_is_checked_from_the_board():
     state = position(COLUMN, view=View.TABLE, racks=[["curve"] * 5, ["curve"] * 5])
