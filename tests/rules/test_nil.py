@@ -762,13 +762,31 @@ def test_the_game_ends_after_two_rounds_without_a_placement():
 
 @pytest.mark.cites(RULEBOOK, ENDE, "§1 rule 13")
 def test_the_game_ends_when_all_tiles_are_placed():
-    state = position(COLUMN, racks=[["straight"], []])
-    state = replace(state, bag=(0,) * len(KIT.kinds), bag_size=0)
-    # The tiles the helper left in the bag are out of play here: put them "on the board".
-    state = NIL.play(state, Lay(0, sq("k8"), "straight"))
+    # A small kit of ten tiles (nine straights, one universal): the universal and six
+    # straights stand on k1-k7, seat 0 holds the last three straights, the bag is empty.
+    data = copy.deepcopy(read_kit_file("nil"))
+    for tile in data["tiles"]:
+        tile["count"] = {"straight": 9, "universal": 1}.get(tile["name"], 0)
+    kit = NIL.kit_from_json(data)
+    north = (PORT_NAMES.index("S"), PORT_NAMES.index("N"))
+    cells = [sq(f"k{row}") for row in range(1, 8)]
+    tiles = (Tile(cells[0], "universal", "straight"), *(Tile(c, "straight") for c in cells[1:]))
+    state = replace(
+        NIL.new(2, None, kit),
+        starter=0,
+        racks=(("straight",) * 3, ()),
+        bag=(0,) * len(kit.kinds),
+        bag_size=0,
+        tiles=tiles,
+        path=tuple(Step(c, *north) for c in cells),
+    )
+    assert kit.printed == len(state.tiles) + sum(map(len, state.racks)) + state.bag_size
+    assert parse_state(dumps(NIL.state_to_json(state))) == state
+    for row in (8, 9, 10):
+        state = NIL.play(state, Lay(0, sq(f"k{row}"), "straight"))
     over = NIL.play(state, EndTurn(0))
     assert NIL.outcome(over).reason == "nil.end-all-placed"
-    assert over.scores == (1 - 10, 0)
+    assert over.scores == (3 * 1 - field_value("k8"), 0)  # three straights, the red k8
 
 
 # -- the table view -----------------------------------------------------------------------
@@ -930,7 +948,7 @@ def test_in_the_table_view_a_rack_shown_for_no_play_is_checked_from_the_board():
         ),
     ],
 )
-@pytest.mark.cites(RULEBOOK, SETZEN, "§1 rule 6")
+@pytest.mark.cites(RULEBOOK, "AUSSTATTUNG:", "§1 rule 1")
 def test_impossible_kits_name_the_field(change, fragment):
     data = copy.deepcopy(read_kit_file("nil"))
     change(data)
@@ -939,7 +957,7 @@ def test_impossible_kits_name_the_field(change, fragment):
     assert fragment in str(error.value)
 
 
-@pytest.mark.cites(RULEBOOK, SETZEN, "§1 rule 6")
+@pytest.mark.cites(RULEBOOK, "SPIELREGEL:", "§1 rule 2")
 def test_malformed_states_and_moves_name_the_bad_field():
     state = position(COLUMN, racks=[["curve"], ["straight"]])
     document = NIL.state_to_json(state)
@@ -980,7 +998,7 @@ def test_malformed_states_and_moves_name_the_bad_field():
         NIL.move_from_json({"type": "lay", "player": 0, "to": "k8", "tile": "curve", "rotation": 0})
 
 
-@pytest.mark.cites(RULEBOOK, SETZEN, "§1 rule 6")
+@pytest.mark.cites(RULEBOOK, "SPIELREGEL:", "§1 rule 2")
 def test_a_state_repr_pastes_back_and_documented_moves_read():
     from pathlib import Path
 
