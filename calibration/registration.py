@@ -33,7 +33,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.edges import refine_all_edges, try_refine_edges
+from calibration.edges import try_refine_edges
 from calibration.sheet import Sheet, dictionary_bits
 
 #: ArUco's corner refinement methods by the names ``DetectorSettings`` uses.
@@ -457,9 +457,22 @@ def detect_markers(
         full = _full_frame(frame, sheet, settings)
         found = full + [m for m in found if m.id not in _seen(full)]
         ready = [m for m in ready if m.id not in _seen(found)]
-    if settings.edge_refinement:
-        refined = refine_all_edges(frame, [m.corners for m in found], bits, settings)
-        found = [Marker(m.id, corners) for m, corners in zip(found, refined, strict=True)]
+    if settings.edge_refinement and found:
+        refined = try_refine_edges(frame, [m.corners for m in found], bits, settings)
+        # A marker whose edges cannot be read (small, blurred) keeps the detector's
+        # corners, which may be whole pixels out: made good to a fraction of one where
+        # they can be (a 20 px marker two pixels out put a far corner of the board 9 px
+        # out, rendered seed 215).
+        failed = [k for k, corners in enumerate(refined) if corners is None]
+        if failed:
+            limit = (frame.shape[1] - 4, frame.shape[0] - 4)
+            inside = [k for k in failed
+                      if np.all((found[k].corners >= 4) & (found[k].corners < limit))]  # fmt: skip
+            better = _sub_pixel(frame, [found[k].corners for k in inside], bits) if inside else []
+            for k, corners in zip(inside, better, strict=True):
+                refined[k] = corners
+        found = [Marker(m.id, m.corners if corners is None else corners)
+                 for m, corners in zip(found, refined, strict=True)]  # fmt: skip
     return found + ready
 
 

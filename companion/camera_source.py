@@ -5,7 +5,10 @@ again in the next frame) and seen square-on. A motion gate (``vision.motion``) w
 anything moves over the board (a hand) and until the picture has been still for a few
 frames; only then is the board read (``vision.readers``), and only a reading that differs
 from the last one the table accepted, and that the next still frame confirms (its
-reading means the same to the rules), becomes a claim: "the board shows this". The
+reading means the same to the rules), becomes a claim: "the board shows this". A still
+scene's latest frames are read together (``gimmel.vote``: each square what they say
+most, weighed by how sure each was), and a question the next still frame settles (one
+of its moves, surely) is answered rather than asked. The
 tracker asks the rules what explains it: one move (played), a take-back, nothing (the
 table is as it was), several moves (asked on the tablet), or none (flagged and held
 until the table is put right). A misread never blocks the game: the next still frames

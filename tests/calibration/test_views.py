@@ -110,6 +110,17 @@ def piece(rng) -> tuple[np.ndarray, np.ndarray]:
     return light, apart
 
 
+def disc_piece(rng) -> tuple[np.ndarray, np.ndarray]:
+    """A light disc on a darker board (a round piece), with the difference."""
+    import cv2
+
+    light = np.full((SIZE, SIZE), 30.0, np.float32)
+    cv2.circle(light, (16, 16), 10, 85.0, -1)
+    apart = np.where(light > 50, 55.0, 2.0).astype(np.float32)
+    light += rng.normal(0, 1.0, light.shape).astype(np.float32)
+    return light, apart
+
+
 def test_a_set_up_piece_stands_for_itself_turned_and_mirrored():
     import cv2
 
@@ -117,21 +128,29 @@ def test_a_set_up_piece_stands_for_itself_turned_and_mirrored():
     light, apart = piece(rng)
     kept = views.example_features(light, apart, SETTINGS)
     assert kept.shape[0] == 2 * SETTINGS.turns
-    examples = kept[None]
-    # The same piece turned by one of the turns (90 degrees) is seen as the example.
+    disc = views.example_features(*disc_piece(rng), SETTINGS)
+    # Two kinds learnt from one example each: the triangle (0) and the disc (1).
+    model = views.KindModel.learn(np.stack([kept, disc]), np.array([0, 1]), 2, SETTINGS)
+    # The same triangle turned by one of the turns (90 degrees) is seen as a triangle.
     matrix = cv2.getRotationMatrix2D((MIDDLE, MIDDLE), 90.0, 1.0)
     turned = [cv2.warpAffine(p, matrix, (SIZE, SIZE), borderMode=cv2.BORDER_REPLICATE)
               for p in (light, apart)]  # fmt: skip
     seen = views.features(turned[0][None], turned[1][None], SETTINGS)
-    assert views.similarity(examples, seen)[0, 0] > 0.95
-    # Without its turns, the example is much less like the turned piece.
-    unturned = views.similarity(kept[:1][None], seen)[0, 0]
-    assert unturned < 0.9
-    # A round piece is less like the triangle than the triangle turned.
-    disc = np.full((SIZE, SIZE), 30.0, np.float32)
-    cv2.circle(disc, (16, 16), 10, 85.0, -1)
-    round_view = views.features(disc[None], np.where(disc > 50, 55.0, 2.0)[None], SETTINGS)
-    assert views.similarity(examples, round_view)[0, 0] < views.similarity(examples, seen)[0, 0]
+    triangle, round_ = model.scores(seen)[0]
+    assert triangle > 0.5 > round_
+    # Learnt without their turns, the examples tell the turned triangle far less surely.
+    unturned = views.KindModel.learn(np.stack([kept[:1], disc[:1]]), np.array([0, 1]), 2, SETTINGS)
+    assert unturned.scores(seen)[0, 0] < triangle - 0.3
+    # Another disc, with its own noise, is seen as round.
+    other = disc_piece(np.random.default_rng(6))
+    seen_disc = views.features(other[0][None], other[1][None], SETTINGS)
+    triangle, round_ = model.scores(seen_disc)[0]
+    assert round_ > 0.5 > triangle
+    # A kind no example shows (a third, say a beetle never photographed) is one no view
+    # looks like.
+    three = views.KindModel.learn(np.stack([kept, disc]), np.array([0, 1]), 3, SETTINGS)
+    scores = three.scores(seen)[0]
+    assert scores.shape == (3,) and scores[2] < -0.5 and scores[0] > 0.5
 
 
 def test_a_kept_view_round_trips_and_a_bad_one_is_named():

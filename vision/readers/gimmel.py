@@ -78,14 +78,20 @@ class ReaderSettings:
     unlike to hold a piece but with ``texture_doubt`` times its fellows' texture is fitted
     (``fit``) to say. Set on rendered frames of seeds 101-200 (a throwaway script);
     ``benchmarks/gimmel_reader.py --frames 200`` then missed 7 pieces and read 4 where none
-    is, against 17 and 10 before. ``view_weight``: what it adds to a class's distance that
-    the piece's view (the piece as the camera sees it, ``calibration.views``) is less like
-    the nearest example of the class's kind, of either colour, than like the nearest of the
-    kind it looks most like (likeness 0-1); the view's settings are ``view``. Set on
-    rendered frames of seeds 101-200 (weights from 80 to 1500 tried, with a throwaway
-    script, which on seeds 1-100 took the misread pieces from 40 to 15);
-    ``benchmarks/gimmel_reader.py --frames 200`` then read the pieces' kinds wrong 13 times,
-    against 85 before. ``follow_light``: a piece's lightness is divided by how much lighter
+    is, against 17 and 10 before. Such a square with ``texture_sure`` times its fellows'
+    texture is a piece once a piece explains it ``least_textured_fit`` better than the
+    empty board (not ``least_fit``: a white piece on a light square differs from it by
+    little, yet by edges an empty square does not have), and its view says which kind.
+    Set on seeds 101-400 (a throwaway script: of the 78 pieces among such squares, 54
+    were found before, 74 after, and no more empty squares were called pieces).
+    ``view_weight``: what it adds to a class's distance that
+    the piece's view (the piece as the camera sees it, ``calibration.views``) looks less
+    like the class's kind, whatever its colour, than like the kind it looks most like
+    (``views.KindModel``: about 2 between a kind it clearly shows and one it clearly does
+    not); the view's settings are ``view``. Set on rendered frames of seeds 101-200 and
+    261-400 (weights 25, 50 and 100 tried, with a throwaway script): on seeds 261-400 the
+    pieces' kinds were read wrong 6 times, against 12 with the nearest example's likeness
+    (weighted 600) before. ``follow_light``: a piece's lightness is divided by how much lighter
     or darker its square is lit now than the empty photo showed it (the square's edge says
     so: ``blobs.shaded``), so a white piece in an arm's shadow is still white (the same
     benchmark: 13 pieces read as the other colour without, 6 with)."""
@@ -101,7 +107,9 @@ class ReaderSettings:
     fit: silhouettes.FitSettings = field(default_factory=silhouettes.FitSettings)
     least_texture: float = 0.8
     texture_doubt: float = 3.0
-    view_weight: float = 600.0
+    texture_sure: float = 5.0
+    least_textured_fit: float = 1000.0
+    view_weight: float = 100.0
     view: views.ViewSettings = field(default_factory=views.ViewSettings)
     follow_light: bool = True
 
@@ -232,19 +240,26 @@ def read(
     found = kinds.costs_of([blob for _, blob in blobs_seen.values()])
     for (name, (k, _)), costs in zip(blobs_seen.items(), found, strict=True):
         pieces[name] = (k, costs)
-    seen = [name for name, (_, costs) in pieces.items() if costs is not None]
-    if seen and kinds.views is not None:
+
+    def viewed(names_seen: list[str], costs: list[np.ndarray]) -> list[np.ndarray]:
+        """The pieces on ``names_seen`` looked at straight on (``calibration.views``):
+        their classes' ``costs`` with the view's added, and the views kept for ``teach``."""
+        if not names_seen or kinds.view_model is None:
+            return costs
         eye = silhouettes.board_eye(registration)
-        if eye is not None:
-            bases = [square_centre_px(sheet, cells[pieces[n][0]], 1.0, 0.0) for n in seen]
-            light, apart = views.piece_views(image, registration.to_image, eye, bases, empty,
-                                             px_per_mm, margin_mm, corrected_lab(gains),
-                                             settings.view)  # fmt: skip
-            for name, costs, seen_light, seen_apart in zip(
-                seen, kinds.view_costs(light, apart), light, apart, strict=True
-            ):
-                pieces[name] = (pieces[name][0], pieces[name][1] + costs)
-                kept[name] = (seen_light, seen_apart)
+        if eye is None:
+            return costs
+        bases = [square_centre_px(sheet, cells[names.index(n)], 1.0, 0.0) for n in names_seen]
+        light, apart = views.piece_views(image, registration.to_image, eye, bases, empty,
+                                         px_per_mm, margin_mm, corrected_lab(gains),
+                                         settings.view)  # fmt: skip
+        for name, seen_light, seen_apart in zip(names_seen, light, apart, strict=True):
+            kept[name] = (seen_light, seen_apart)
+        return [c + v for c, v in zip(costs, kinds.view_costs(light, apart), strict=True)]
+
+    seen = [name for name, (_, costs) in pieces.items() if costs is not None]
+    for name, costs in zip(seen, viewed(seen, [pieces[n][1] for n in seen]), strict=True):
+        pieces[name] = (pieces[name][0], costs)
     for name, (k, costs) in pieces.items():
         squares[name], confidence[name] = kinds.decide(costs)
         if costs is not None and confidence[name] < settings.fit_below and can_fit:
@@ -255,8 +270,14 @@ def read(
                    for k, _ in doubtful.values()]  # fmt: skip
         fitted = fitter.weigh(centres, kinds.names, [c for _, c in doubtful.values()])
         least = settings.least_fit * px_per_mm * px_per_mm
+        textured = settings.least_textured_fit * px_per_mm * px_per_mm
+        alone = {}  # square -> its classes' costs: no blob, but a piece's shape explains it
         for name, (weighed, best) in zip(doubtful, fitted, strict=True):
-            if best > -least:
+            k, costs = doubtful[name]
+            # A square with no blob but a piece's edges (a white piece on a light square)
+            # needs less of the fit's evidence than one the texture does not vouch for.
+            needed = textured if costs is None and textures[k] >= settings.texture_sure else least
+            if best > -needed:
                 # No piece explains the square's pixels clearly better than the empty
                 # board does (a hand's soft shadow, a neighbour's top): empty.
                 squares[name] = EMPTY
@@ -264,9 +285,14 @@ def read(
                 looks.pop(name, None)
                 kept.pop(name, None)
                 continue
-            squares[name], confidence[name] = kinds.decide(weighed)
-            if name not in looks:  # no blob, but a piece's shape explains the pixels
-                occupied[name] = float(np.clip(-best / least - 1.0, 0.05, 1.0))
+            if costs is None:
+                alone[name] = weighed
+                occupied[name] = float(np.clip(-best / needed - 1.0, 0.05, 1.0))
+            else:
+                squares[name], confidence[name] = kinds.decide(weighed)
+        # Which kind such a piece is, the view says better than the fit alone.
+        for name, costs in zip(alone, viewed(list(alone), list(alone.values())), strict=True):
+            squares[name], confidence[name] = kinds.decide(costs)
     return Observation(profile.game, squares, confidence, registration.summary(), occupied,
                        looks, kept)  # fmt: skip
 
@@ -290,11 +316,10 @@ class Kinds:
     least_share: float
     most_chroma: float
     settings: ReaderSettings
-    #: The examples' views, each turned every way (``calibration.views.examples_matrix``),
-    #: and per view the index of its kind of piece, whatever its colour, in
-    #: ``shape_kinds``; None for a profile learnt before views were kept.
-    views: np.ndarray | None = None
-    view_kind: np.ndarray | None = None
+    #: Which kind of piece, whatever its colour, a view shows, learnt from the examples'
+    #: views (``calibration.views.KindModel``); None for a profile learnt before views
+    #: were kept.
+    view_model: views.KindModel | None = None
     #: Per class, the index of its kind of piece in the kinds the views show.
     class_kind: np.ndarray | None = None
 
@@ -337,27 +362,22 @@ class Kinds:
             matrix = views.examples_matrix(tuple(e["view"] for _, e in viewed), settings.view)
         except views.ViewError as error:
             raise ProfileError(f"the profile's view of a set-up piece: {error}") from None
-        view_kind = class_kind[[k for k, _ in viewed]]
-        return cls(names, kind_of, colours, features, least_share, chroma, settings, matrix,
-                   view_kind, class_kind)  # fmt: skip
+        model = views.KindModel.learn(matrix, class_kind[[k for k, _ in viewed]],
+                                      len(shape_kinds), settings.view)  # fmt: skip
+        return cls(names, kind_of, colours, features, least_share, chroma, settings, model,
+                   class_kind)  # fmt: skip
 
     def view_costs(self, lightness: np.ndarray, unlike: np.ndarray) -> np.ndarray:
-        """Per view seen (``calibration.views.piece_views``) and class: how much less
-        alike the view is to the nearest example of the class's kind (either colour) than
-        to the nearest of the kind it is most like, weighted
-        (``ReaderSettings.view_weight``): (N, classes)."""
+        """Per view seen (``calibration.views.piece_views``) and class: how much less the
+        view looks like the class's kind than like the kind it looks most like
+        (``views.KindModel.scores``), weighted (``ReaderSettings.view_weight``): (N,
+        classes)."""
         seen = views.features(lightness, unlike, self.settings.view)
-        alike = views.similarity(self.views, seen)  # (N, examples)
-        kinds = int(self.class_kind.max()) + 1
-        best = np.zeros((len(seen), kinds))
-        for kind in range(kinds):
-            mine = self.view_kind == kind
-            if mine.any():
-                best[:, kind] = alike[:, mine].max(axis=1)
+        scores = self.view_model.scores(seen)
         # Measured from the most alike kind: the view adds nothing to the kind it looks
         # most like, so a class's distance stays its blob's, and a margin a margin.
         return (
-            best.max(axis=1, keepdims=True) - best[:, self.class_kind]
+            scores.max(axis=1, keepdims=True) - scores[:, self.class_kind]
         ) * self.settings.view_weight
 
     def costs_of(self, blobs: list[Blob]) -> list[np.ndarray | None]:
