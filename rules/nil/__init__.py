@@ -8,14 +8,20 @@ open this engine follows NOTES.md §1's proposed readings, the alternatives bein
 - Ports and corners: a line ending at a corner continues into any of the three other
   cells sharing it (option ``corner = "diagonal"``: only diagonally); the angle at a
   corner junction is sharp below 90 degrees (option ``sharp_angle = "right"``: at 90 too).
-- Room for another tile: some tile could be laid at the end whatever the racks hold, and
-  that tile could itself go on, end in the goal, or face a straight stretch of the line
-  that a universal could cross (two tiles ahead; one would let a line end in a dead-end
-  pocket). A tile that leads the line to a crossing is legal only while its player keeps
-  a universal tile, and the crossing follows in the same turn.
+- Room for another tile: the line could go on from its end to the goal whatever the
+  racks hold (``placement.room``): by tiles on empty cells, one tile a cell, the line
+  never meeting itself, and crossing it only with universal tiles. Then a tile that
+  leaves room always has a next tile that does too, and the line never ends where no
+  tile of any kind is legal. A way that needs crossings counts only while its placer
+  keeps a universal tile for each (NOTES.md: "only if the placer still holds a
+  universal"; in the table view, while as many tiles are left on the rack and
+  universals off the board, noted as unchecked). A tile that leaves the line facing a
+  crossing and nothing else is followed by the crossing in the same turn.
 - Crossing: a universal replaces a tile whose line runs straight (side to side or corner
   to corner), keeps that line and carries the river straight across it; it needs a tile
-  laid before it in the same turn (the lead). The replaced tile goes back to the bag.
+  laid before it in the same turn (the lead; a universal that has just crossed leads on
+  to the next crossing). The replaced tile goes back to the bag. The line crosses as
+  often as universals allow, each cell once.
 - A universal scores its own printed value; the declared kind gives only its line.
 - The blue zone: once a tile stands on a blue field the line stays in the zone; whoever
   plays next goes on (option ``blue_zone = "same-turn"``: the player who entered it may

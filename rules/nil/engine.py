@@ -23,7 +23,6 @@ from rules.nil.kit import NilKit, kit_from_json
 from rules.nil.model import UNKNOWN, Draw, EndTurn, Lay, NilMove, NilState, NoPlay
 from rules.nil.options import OPTION_SPECS
 from rules.nil.placement import (
-    CROSSING,
     OPEN,
     Problem,
     candidates,
@@ -32,6 +31,7 @@ from rules.nil.placement import (
     lead_only,
     room,
     step_problem,
+    universals_off_board,
 )
 from rules.nil.turns import (
     FIVE_TILE_BONUS,
@@ -313,8 +313,8 @@ class Nil(Game[NilState, NilMove, NilKit]):
         found = room(state, cell, entry, exit)
         if found == OPEN:
             return None
-        if state.path and found == CROSSING:
-            return self._crossing_room_problem(state, seat, cell, exit, kind)
+        if state.path and found is not None:
+            return self._crossing_room_problem(state, seat, cell, exit, kind, found)
         if not state.path:
             return Problem(
                 "nil.opening",
@@ -327,28 +327,32 @@ class Nil(Game[NilState, NilMove, NilKit]):
         )
 
     def _crossing_room_problem(
-        self, state: NilState, seat: int, cell: Square, exit: int, kind: str
+        self, state: NilState, seat: int, cell: Square, exit: int, kind: str, needed: int
     ) -> Problem | None:
-        """Room that needs a crossing counts only while the placer keeps a universal tile
-        (NOTES.md §1, "Room for another tile"), whether the tile of ``kind`` laid on
-        ``cell`` leads to the crossing or a later tile would. In the table view: while a
-        tile is left on the rack and a universal is off the board (``lay`` notes it)."""
+        """Room that needs ``needed`` crossings counts only while the placer keeps as
+        many universal tiles (NOTES.md §1, "Room for another tile": one for each
+        crossing, rule 7), whether the tile of ``kind`` laid on ``cell`` leads to a
+        crossing or a later tile would. In the table view: while as many tiles are left
+        on the rack and universals off the board (``lay`` notes it as unchecked)."""
         rack = list(state.racks[seat])
         rack.remove(kind if state.view is View.FULL else UNKNOWN)
         if state.view is View.FULL:
-            keeps = any(t in state.kit.universal_kinds for t in rack)
+            kept = sum(1 for t in rack if t in state.kit.universal_kinds)
         else:
-            on_board = Counter(tile.kind for tile in state.tiles if tile.cell != cell)
-            keeps = bool(rack) and any(
-                on_board[name] + (name == kind) < state.kit.kind[name].count
-                for name in state.kit.universal_kinds
-            )
-        if keeps:
+            off = universals_off_board(state, cell) - (kind in state.kit.universal_kinds)
+            kept = min(len(rack), off)
+        if kept >= needed:
             return None
+        if needed == 1:
+            return Problem(
+                "nil.room",
+                f"the line would end at {port_name(exit)} of {cell} with room only for a "
+                f"crossing, and seat {seat} would hold no universal tile to cross with",
+            )
         return Problem(
             "nil.room",
-            f"the line would end at {port_name(exit)} of {cell} with room only for a "
-            f"crossing, and seat {seat} would hold no universal tile to cross with",
+            f"the line would end at {port_name(exit)} of {cell} with room only for {needed} "
+            f"crossings, and seat {seat} would hold {kept} universal tiles to cross with",
         )
 
     def _crossing_check(
@@ -360,9 +364,12 @@ class Nil(Game[NilState, NilMove, NilKit]):
         if problem is not None:
             return problem
         exit = opposite(entry)
-        if finishes(state, cell, exit) or room(state, cell, entry, exit) == OPEN:
+        if finishes(state, cell, exit):
             return None
-        return self._crossing_room_problem(state, seat, cell, exit, kind)
+        found = room(state, cell, entry, exit)
+        if found == OPEN:
+            return None
+        return self._crossing_room_problem(state, seat, cell, exit, kind, found)
 
     def _crossing_lay_problem(self, state: NilState, move: Lay) -> Problem | None:
         if not state.laid:

@@ -2,9 +2,9 @@
 
 The layers: ``step_problem`` checks one line segment against the board (sharp angle,
 blue zone, edge, the line meeting itself); ``room`` asks whether the line could still
-go on from it to the goal, by plain tiles or by one crossing (the room rule, whatever
-the racks hold). The engine (``engine.py``) adds turn order, the rack (a crossing's
-universal) and the declared kinds.
+go on from it to the goal, by plain tiles or by crossings with universal tiles, and
+how many it needs (the room rule, whatever the racks hold). The engine (``engine.py``)
+adds turn order, the rack (the universals the crossings need) and the declared kinds.
 """
 
 from __future__ import annotations
@@ -125,32 +125,39 @@ def fits(state: NilState, cell: Square, entry: int, exit: int) -> list[Step]:
     return found
 
 
-OPEN = "open"
-CROSSING = "crossing"
+#: ``room``'s answer when plain tiles alone could carry the line on to the goal.
+OPEN = 0
 
 
-def room(state: NilState, cell: Square, entry: int, exit: int) -> str | None:
+def room(state: NilState, cell: Square, entry: int, exit: int) -> int | None:
     """Whether, after a line from ``entry`` to ``exit`` on ``cell``, the line could still
     go on legally (NOTES.md §1, "Room for another tile"; "WIE SETZT MAN DIE STEINE?" rule
-    2): ``OPEN`` if plain tiles could carry it on to the blue goal, ``CROSSING`` if only
-    a way that crosses the line once with a universal tile does, ``None`` if nothing
-    does.
+    2): the fewest crossings with a universal tile that a way on to the blue goal needs
+    (``OPEN``, 0, if plain tiles could carry it), or ``None`` if every way needs more
+    crossings than the kit has universal tiles, or there is none. Whether the player
+    keeps enough universals for them is the engine's question.
 
-    Room is one consistent test, not a fixed look-ahead: a search over the steps a tile
-    could make (cell, entry and exit port, and whether the line is in the blue zone), the
-    line's cells and points as obstacles and every step checked as ``step_problem``
-    checks it against the step before. A step has room when it reaches the goal, so a
-    tile accepted as leaving room always has a next tile that leaves room too, and the
-    line never ends where no tile of any kind is legal."""
+    A way on is a sequence of steps that tiles could make, each checked as
+    ``step_problem`` checks it against the step before, ending in the goal: a tile
+    accepted as leaving room always has a next tile that leaves room too, so the line
+    never ends where no tile of any kind is legal. It is a way the line could really
+    take: its tiles lie on empty cells, one tile a cell, and it never meets itself or
+    the line, except where a universal tile crosses a straight line (of the line, or of
+    the way itself) and replaces the tile there; a cell is crossed once."""
     here = Step(cell, entry, exit)
     cache = state.room_cache
     if here in cache:
         return cache[here]
-    found = None
-    if _search(state, here, crossings=False):
+    found: int | None = None
+    if finishes(state, cell, exit):
         found = OPEN
-    elif _search(state, here, crossings=True):
-        found = CROSSING
+    else:
+        search = _Search(state, here)
+        kit = state.kit
+        for budget in range(sum(kit.kind[name].count for name in kit.universal_kinds) + 1):
+            if search.way(budget):
+                found = budget
+                break
     cache[here] = found
     return found
 
@@ -160,82 +167,302 @@ def has_room(state: NilState, cell: Square, entry: int, exit: int) -> bool:
     return room(state, cell, entry, exit) == OPEN
 
 
-def _search(state: NilState, start: Step, *, crossings: bool) -> bool:
-    """Whether the line's end ``start`` (the last step of ``state``, or a step looked at
-    beyond it) reaches the blue goal
-    through empty cells, or with ``crossings`` also across one straight line of the line
-    that a universal tile may cross (one: the placer keeps one universal for it). Best
-    first towards the goal side; each node is visited once (the memo), so the search is
-    linear in the board. What the board's geometry alone decides of a step (the sharp
-    angle, the edge, the goal) is worked out once per kit (``_successors``)."""
-    import heapq
-
+def universals_off_board(state: NilState, cell: Square | None = None) -> int:
+    """How many of the kit's universal tiles are not on the board (but for ``cell``)."""
     kit = state.kit
-    successors = _successors(kit, state.options["corner"] == "diagonal",
-                             state.options["sharp_angle"] == "right")  # fmt: skip
-    goal = kit.goal_side
-    rows, columns = kit.rows, kit.columns
+    total = sum(kit.kind[name].count for name in kit.universal_kinds)
+    on_board = sum(1 for tile in state.tiles
+                   if tile.kind in kit.universal_kinds and tile.cell != cell)  # fmt: skip
+    return max(0, total - on_board)
+
+
+def _line_cells(state: NilState) -> tuple[frozenset[Square], dict[Square, Step]]:
+    """The cells of the line, and those with one line on them that runs straight (a
+    universal may cross there); kept with the state."""
+    found = state.room_cache.get(_LINE_CELLS)
+    if found is None:
+        steps: dict[Square, list[Step]] = {}
+        for step in state.path:
+            steps.setdefault(step.cell, []).append(step)
+        straight = {cell: on[0] for cell, on in steps.items()
+                    if len(on) == 1 and on[0].exit == opposite(on[0].entry)}  # fmt: skip
+        found = (frozenset(steps), straight)
+        state.room_cache[_LINE_CELLS] = found
+    return found
+
+
+_LINE_CELLS = "line cells"  # a key of ``room_cache`` beside its steps
+_NEVER = 1 << 30  # deeper than any way: "no tile or point of the way decided this"
+
+
+class _Search:
+    """The room rule's search from one step (``room``): depth first, greedy towards the
+    goal side, for a way whose tiles keep to cells of their own.
+
+    A walk that may come back to its own cells is quick to find (best first, each step
+    once) and exists wherever a way does, so it prunes: once a branch has failed, the
+    next is tried only while a walk to the goal is left (``walk``). A branch that failed
+    without meeting the way above it (a tile or a point of it) fails from anywhere and
+    is remembered; one that met it is not. What the board's geometry alone decides (the
+    sharp angle, the edge, the goal) is worked out once per kit (``_successors``)."""
+
+    def __init__(self, state: NilState, start: Step) -> None:
+        kit = state.kit
+        self.start = start
+        self.successors, self.distance = _successors(
+            kit, state.options["corner"] == "diagonal", state.options["sharp_angle"] == "right"
+        )
+        laid = bool(state.path) and state.path[-1] == start
+        board, straight = _line_cells(state)
+        if not laid:
+            # The step looked at is one more tile of the line (or crosses one).
+            board = board | {start.cell}
+            straight = dict(straight)
+            if start.cell in state.board or start.exit != opposite(start.entry):
+                straight.pop(start.cell, None)
+            else:
+                straight[start.cell] = start
+        self.board = board
+        # The cells a universal may cross: one line on them, running straight.
+        self.straight = straight
+        points = state.line_points
+        if not laid:
+            points = points | {point(start.cell, start.entry), point(start.cell, start.exit)}
+        self.points = points
+        self.blue = state.in_blue or kit.colour_of(start.cell) == "blue"
+        # The way so far: its tiles by cell (the depth that laid each, and its line if a
+        # universal may still cross it) and its points by the depth that reached each.
+        self.cells: dict[Square, tuple[int, Step | None]] = {}
+        self.own_points: dict[Point, int] = {}
+
+    def _next(self, succ: tuple, crossed: int, budget: int) -> tuple[int | None, int]:
+        """Whether the way may take the successor step ``succ``: ``None`` (no), 0 (a
+        tile on an empty cell) or 1 (a universal crossing); and the depth of the way's
+        tile or point that decided it (``_NEVER`` if none did)."""
+        nxt, after, _blue, _done, plain, straight, _distance = succ
+        cell = nxt[0]
+        depth = self.own_points.get(after)
+        if depth is not None:
+            return None, depth
+        if after in self.points:
+            return None, _NEVER
+        own = self.cells.get(cell)
+        if own is not None:
+            depth, line = own
+            if line is None or not straight or crossed >= budget or nxt[1] in line[1:]:
+                return None, depth
+            return 1, depth
+        if cell in self.board:
+            line = self.straight.get(cell)
+            if line is None or not straight or crossed >= budget or nxt[1] in line[1:]:
+                return None, _NEVER
+            return 1, _NEVER
+        return (0 if plain else None), _NEVER
+
+    def way(self, budget: int) -> bool:
+        """Whether a way to the goal crosses the line at most ``budget`` times."""
+        root = (self.start.cell, self.start.entry, self.start.exit)
+        found, _, route = self.walk(root, self.blue, 0, budget)
+        if not found:
+            return False
+        if self._is_way(route, budget):
+            return True  # the quick walk kept to cells of its own, as it mostly does
+        return self._depth_first(root, budget, dict(route))
+
+    def _is_way(self, route: list[tuple[tuple, tuple]], budget: int) -> bool:
+        """Whether a walk's steps keep to cells of their own (crossings aside)."""
+        crossed = 0
+        try:
+            for depth, (_node, succ) in enumerate(route, start=1):
+                crossing, _ = self._next(succ, crossed, budget)
+                if crossing is None:
+                    return False
+                crossed += crossing
+                nxt = succ[0]
+                line = Step(*nxt) if not crossing and nxt[2] == opposite(nxt[1]) else None
+                self.cells[nxt[0]] = (depth, line)
+                self.own_points[succ[1]] = depth
+            return True
+        finally:
+            self.cells.clear()
+            self.own_points.clear()
+
+    def _depth_first(self, root: tuple, budget: int, plan: dict[tuple, tuple]) -> bool:
+        """The search proper (rarely needed: the walk it starts from came back to its
+        own cells). ``plan`` holds the step the latest walk took from each node, tried
+        first there."""
+        cells, own_points = self.cells, self.own_points
+        failed: set[tuple] = set()
+
+        def children(node: tuple):
+            first = plan.get(node)
+            if first is not None:
+                yield first
+            for succ in self.successors(node):
+                if succ is not first:
+                    yield succ
+
+        # A frame: [node, in the blue zone, crossings, depth, successors left, the lowest
+        # depth of the way above that its branch met, whether a branch failed, the cell's
+        # entry in ``cells`` before it].
+        stack: list[list] = [[root, self.blue, 0, 0, children(root), _NEVER, False, None]]
+        try:
+            while stack:
+                frame = stack[-1]
+                node, blue, crossed, depth, left, low, tried, _ = frame
+                child = None
+                for succ in left:
+                    nxt, after, blue_cell, done, _plain, _straight, _distance = succ
+                    if blue and not blue_cell:
+                        continue
+                    crossing, met = self._next(succ, crossed, budget)
+                    low = min(low, met)
+                    if crossing is None:
+                        continue
+                    if done:
+                        return True
+                    key = (nxt, blue or blue_cell, crossed + crossing)
+                    if key in failed:
+                        continue
+                    if tried:
+                        tried = False  # the walk test, once after each failed branch
+                        found, met, route = self.walk(node, blue, crossed, budget)
+                        low = min(low, met)
+                        if not found:
+                            break
+                        plan.update(route)
+                    # A crossing of the way's own tile depends on that tile: its branch
+                    # starts out having met it.
+                    child = [*key, depth + 1, children(nxt), met if crossing else _NEVER,
+                             False, cells.get(nxt[0])]  # fmt: skip
+                    line = Step(*nxt) if not crossing and nxt[2] == opposite(nxt[1]) else None
+                    cells[nxt[0]] = (depth + 1, line)
+                    own_points[after] = depth + 1
+                    break
+                frame[5], frame[6] = low, tried
+                if child is not None:
+                    stack.append(child)
+                    continue
+                # The branch failed: take its tile back; remember it if nothing above it
+                # mattered.
+                stack.pop()
+                if depth == 0:
+                    return False
+                cell = node[0]
+                if frame[7] is None:
+                    del cells[cell]
+                else:
+                    cells[cell] = frame[7]
+                del own_points[point(cell, node[2])]
+                if low >= depth:
+                    failed.add((node, blue, crossed))
+                parent = stack[-1]
+                parent[5] = min(parent[5], low)
+                parent[6] = True
+            return False
+        finally:
+            cells.clear()
+            own_points.clear()
+
+    def walk(
+        self, node: tuple, blue: bool, crossed: int, budget: int
+    ) -> tuple[bool, int, list[tuple[tuple, tuple]]]:
+        """Whether a walk that may come back to its own cells leads from ``node`` to the
+        goal with at most ``budget`` crossings in all, the way so far an obstacle; the
+        lowest depth of the way it met; and the walk, as (node, successor) pairs. Best
+        first towards the goal side, each node once with the fewest crossings."""
+        import heapq
+
+        successors = self.successors
+        points, board, straight_lines = self.points, self.board, self.straight
+        fresh = not self.cells  # the way so far is only the step looked at
+        low = _NEVER
+        start = (node, blue)
+        # Each node and zone once, with the fewest crossings (a node is found again
+        # only with fewer), and the node it was reached from.
+        best = {start: crossed}
+        parents: dict[tuple, tuple] = {}
+        queue = [(0, 0, node, blue, crossed)]
+        counter = 0
+        while queue:
+            _, _, here, hblue, hcrossed = heapq.heappop(queue)
+            if hcrossed and best[(here, hblue)] < hcrossed:
+                continue
+            at = None
+            for succ in successors(here):
+                nxt, after, blue_cell, done, plain, straight, distance = succ
+                if hblue and not blue_cell:
+                    continue
+                if fresh:  # ``_next``, quicker with no way so far
+                    if after in points:
+                        continue
+                    cell = nxt[0]
+                    if cell in board:
+                        if not straight or hcrossed >= budget:
+                            continue
+                        line = straight_lines.get(cell)
+                        if line is None or nxt[1] == line.entry or nxt[1] == line.exit:
+                            continue
+                        crossing = 1
+                    elif plain:
+                        crossing = 0
+                    else:
+                        continue
+                else:
+                    crossing, met = self._next(succ, hcrossed, budget)
+                    if met < low:
+                        low = met
+                    if crossing is None:
+                        continue
+                if at is None:
+                    at = (here, hblue)
+                if done:
+                    return True, low, self._route(parents, start, at, succ)
+                ncrossed = hcrossed + crossing
+                key = (nxt, hblue or blue_cell)
+                if key in best and best[key] <= ncrossed:
+                    continue
+                best[key] = ncrossed
+                parents[key] = at
+                counter += 1
+                heapq.heappush(queue, (distance, counter, nxt, key[1], ncrossed))
+        return False, low, []
+
+    def _route(self, parents: dict, start: tuple, at: tuple, last: tuple) -> list:
+        """The walk that ``walk`` found, as (node, successor) pairs from its start."""
+        route = [(at[0], last)]
+        while at != start:
+            before = parents[at]
+            node = at[0]
+            succ = next(s for s in self.successors(before[0]) if s[0] == node)
+            route.append((before[0], succ))
+            at = before
+        route.reverse()
+        return route
+
+
+_GRAPHS: dict[tuple[int, bool, bool], tuple[object, dict, object]] = {}
+
+
+def _successors(kit, diagonal: bool, right: bool):
+    """For a step (cell, entry, exit), the steps that may follow it as far as the board's
+    geometry decides, nearest the goal side first, each with its exit point, whether
+    its cell is blue, whether it ends in the goal, whether a plain tile has its line,
+    whether it runs straight (for a crossing) and its cell's distance from the goal
+    side; worked out on first use and kept for the kit."""
+    key = (id(kit), diagonal, right)
+    held = _GRAPHS.get(key)
+    if held is not None and held[0] is kit:
+        return held[2], held[3]
+    columns, rows, goal = kit.columns, kit.rows, kit.goal_side
+    shapes = kit.shapes
     distance = {
         "N": lambda sq: rows - 1 - sq.row,
         "S": lambda sq: sq.row,
         "E": lambda sq: columns - 1 - sq.col,
         "W": lambda sq: sq.col,
     }[goal]
-    board = state.board
-    line_points = state.line_points
-    blue0 = state.in_blue or kit.colour_of(start.cell) == "blue"
-    if finishes(state, start.cell, start.exit):
-        return True
-    if not (state.path and state.path[-1] == start):  # the step is looked at, not laid
-        board = {**board, start.cell: None}
-        line_points = line_points | {point(start.cell, start.entry), point(start.cell, start.exit)}
-    first = (start.cell, start.entry, start.exit)
-    seen = {(first, blue0, False)}
-    queue = [(distance(start.cell), 0, first, blue0, False)]
-    counter = 0
-    while queue:
-        _, _, node, blue, crossed = heapq.heappop(queue)
-        for nxt, after, blue_cell, done, plain, straight in successors(node):
-            cell = nxt[0]
-            ncrossed = crossed
-            if cell in board:
-                if not (straight and crossings and not crossed) or cell == start.cell:
-                    continue
-                if crossable(state, cell, nxt[1]) is not None:
-                    continue
-                ncrossed = True
-            elif not plain:
-                continue
-            if (blue and not blue_cell) or after in line_points:
-                continue
-            if done:
-                return True
-            nblue = blue or blue_cell
-            key = (nxt, nblue, ncrossed)
-            if key in seen:
-                continue
-            seen.add(key)
-            counter += 1
-            heapq.heappush(queue, (distance(cell), counter, nxt, nblue, ncrossed))
-    return False
-
-
-_GRAPHS: dict[tuple[int, bool, bool], tuple[object, dict]] = {}
-
-
-def _successors(kit, diagonal: bool, right: bool):
-    """For a step (cell, entry, exit), the steps that may follow it as far as the board's
-    geometry decides, each with its exit point, whether its cell is blue, whether it
-    ends in the goal, whether a plain tile has its line and whether it runs straight
-    (for a crossing); worked out on first use and kept for the kit."""
-    key = (id(kit), diagonal, right)
-    held = _GRAPHS.get(key)
-    if held is None or held[0] is not kit:
-        held = (kit, {})
-        _GRAPHS[key] = held
-    table = held[1]
-    columns, rows, goal = kit.columns, kit.rows, kit.goal_side
-    shapes = kit.shapes
+    table: dict = {}
 
     def get(node):
         found = table.get(node)
@@ -259,19 +486,21 @@ def _successors(kit, diagonal: bool, right: bool):
                 if sides and not done:
                     continue
                 out.append(((nxt, ne, nx), after, blue_cell, done, nx in shapes[ne],
-                            nx == opposite(ne)))  # fmt: skip
+                            nx == opposite(ne), distance(nxt)))  # fmt: skip
+        out.sort(key=lambda succ: (not succ[3], succ[6]))
         found = tuple(out)
         table[node] = found
         return found
 
-    return get
+    _GRAPHS[key] = (kit, table, get, distance)
+    return get, distance
 
 
 def lead_only(state: NilState, cell: Square, entry: int, exit: int) -> bool:
     """Whether the line from ``entry`` to ``exit`` on ``cell`` can go on only by a
     crossing next: no empty cell across its end takes a tile that leaves room, and a
     universal must cross in this turn (the lead, "WIE MAN DEN FLUSSLAUF ... KREUZT")."""
-    if finishes(state, cell, exit) or room(state, cell, entry, exit) != CROSSING:
+    if finishes(state, cell, exit) or not room(state, cell, entry, exit):
         return False
     here = Step(cell, entry, exit)
     after = state if state.path and state.path[-1] == here else _with_step(state, here)

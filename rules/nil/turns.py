@@ -12,7 +12,7 @@ from dataclasses import replace
 from rules.core import View
 from rules.nil.geometry import turn_line
 from rules.nil.model import UNKNOWN, Draw, Lay, NilState, Step, Tile
-from rules.nil.placement import CROSSING, candidates, finishes, room
+from rules.nil.placement import candidates, finishes, room
 
 RACK = 5
 LOT = 3
@@ -115,15 +115,16 @@ def lay(state: NilState, move: Lay) -> NilState:
     if finishes(state, cell, exit):
         blue = kit.fields[kit.field_at[cell]].value
         return close_turn(after, blue=blue, finished="blue")
-    crossed = cell in state.board
-    if (
-        state.view is View.TABLE
-        and not crossed
-        and state.path
-        and room(state, cell, entry, exit) == CROSSING
-    ):
-        note = (f"turn {state.turns + 1}: whether seat {move.player} holds a universal tile "
-                f"for the crossing the line needs after {cell} (the rack is not seen)")  # fmt: skip
+    # The room rule's answer for the new end is the one this lay was checked with.
+    step = Step(cell, entry, exit)
+    if step in state.room_cache:
+        after.room_cache[step] = state.room_cache[step]
+    needed = room(state, cell, entry, exit) if state.view is View.TABLE and state.path else 0
+    if needed:
+        tiles = "a universal tile" if needed == 1 else f"{needed} universal tiles"
+        crossings = "the crossing" if needed == 1 else "the crossings"
+        note = (f"turn {state.turns + 1}: whether seat {move.player} holds {tiles} for "
+                f"{crossings} the line needs after {cell} (the rack is not seen)")  # fmt: skip
         return replace(after, unchecked=(*after.unchecked, note))
     return after
 
@@ -174,8 +175,11 @@ def no_play(state: NilState, shown: tuple[str, ...] | None = None) -> NilState:
         # At the opening the next player opens; nothing is lost ("SPIELBEGINN").
         notes = state.unchecked
         if state.view is View.TABLE and shown is None and state.racks[seat]:
-            notes += (f"turn {state.turns + 1}: seat {seat} passed the opening with the rack "
-                      "not shown: whether no tile fits the start field is not checked",)  # fmt: skip
+            note = (
+                f"turn {state.turns + 1}: seat {seat} passed the opening with the rack not "
+                "shown: whether no tile fits the start field is not checked"
+            )
+            notes += (note,)
         state = replace(state, unchecked=notes, **common)
     else:
         rack = state.racks[seat]

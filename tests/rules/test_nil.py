@@ -26,7 +26,7 @@ from rules.grid import Square
 from rules.kits import load_kit, read_kit_file
 from rules.nil import UNKNOWN, Draw, EndTurn, Lay, NoPlay, Step, Tile, turn_parts
 from rules.nil.geometry import PORT_NAMES, continuations, turn
-from rules.nil.placement import fits, has_room
+from rules.nil.placement import candidates, fits, has_room, room
 from rules.notation import dumps
 from rules.playout import game_rng, random_playout
 
@@ -447,6 +447,45 @@ def test_room_is_a_way_on_not_a_two_tile_look_ahead():
         after = NIL.play(state, move)
         more = replace(after, racks=((), (), (), tuple(KIT.plain_kinds)), laid=after.laid)
         assert lays(more) or after.finished
+
+
+#: From a random game (``game_rng(5, 99)``, 4 players): the line has come down the
+#: right-hand side to t10 and turned into t9; t8 and t7 below it are walled in.
+WALLED = (
+    "k1:S-E l1:W-E:universal/straight m1:W-NE n2:SW-W m2:E-W l2:E-NW:universal/slant-right "
+    "k2:NE-N k3:S-N k4:S-W j4:E-N j5:S-E k5:W-E l5:W-SE m4:NW-N m5:S-E n5:W-E o5:W-E p5:W-NE "
+    "q6:SW-NE r7:SW-NE s8:SW-S s7:N-S s6:N-E t6:W-SE t5:NE-SE t4:NE-E u4:W-N u5:S-N u6:S-NW "
+    "u7:SW-N u8:S-N u9:S-N u10:S-W t10:E-S"
+)
+
+
+@pytest.mark.cites(RULEBOOK, SETZEN, "§1 Ambiguities: Room for another tile")
+def test_room_is_a_way_whose_tiles_keep_to_cells_of_their_own():
+    # Rule 2 and "Kein Stein darf auf einen anderen gesetzt werden": a slant-left on t9
+    # (N to SE) leads the line down into t8, walled in with t7 below it. A walk may go
+    # t8 (NE to SE), t7 (NE to N) and t8 again (S to NW), out at its NW corner; a line
+    # cannot, since one tile covers a cell. The ways out cross the line twice (s7's
+    # straight, then r7's diagonal), and seat 2 would keep no universal tile.
+    racks = [["straight", "slant-right", "diagonal", "diagonal", "hook-right"],
+             ["straight", "curve", "slant-left", "diagonal", "universal"],
+             ["slant-left", "slant-left", "diagonal", "hook-left"],
+             ["curve", "curve", "curve", "slant-right", "diagonal"]]  # fmt: skip
+    state = position(WALLED, racks=racks, seat=2, players=4, laid=["curve"])
+    into = Lay(2, sq("t9"), "slant-left", 2)
+    refused(state, into, "nil.room", "SE of t9 with room only for 2 crossings", "hold 0 universal")
+    assert into not in lays(state) and NIL.violation(state, EndTurn(2)) is None
+    # Had it been laid (as the engine once allowed), the next player could lay nothing:
+    # no tile of any kind on t8, the one empty cell at t9's SE corner, and no crossing.
+    dead = position(WALLED + " t9:N-SE:slant-left", racks=[[], [], [], []], seat=3, players=4)
+    assert [cell for cell, _ in candidates(dead) if cell not in dead.board] == [sq("t8")]
+    for kind in (*KIT.plain_kinds, "universal"):
+        for rotation in range(4):
+            for declared in [None] if kind != "universal" else KIT.plain_kinds:
+                move = Lay(3, sq("t8"), kind, rotation, declared)
+                probe = replace(dead, racks=((), (), (), (kind, "universal")))
+                assert NIL.violation(probe, move) is not None, move
+    # Only two crossings would carry it on.
+    assert room(dead, *dead.end) == 2
 
 
 @pytest.mark.cites(RULEBOOK, SETZEN, "§1 rule 6")
