@@ -352,7 +352,8 @@ class Nil(Game[NilState, NilMove, NilKit]):
         return Problem(
             "nil.room",
             f"the line would end at {port_name(exit)} of {cell} with room only for {needed} "
-            f"crossings, and seat {seat} would hold {kept} universal tiles to cross with",
+            f"crossings, and seat {seat} would hold {kept} of the {needed} universal tiles to "
+            "cross with",
         )
 
     def _crossing_check(

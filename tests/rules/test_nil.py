@@ -472,7 +472,7 @@ def test_room_is_a_way_whose_tiles_keep_to_cells_of_their_own():
              ["curve", "curve", "curve", "slant-right", "diagonal"]]  # fmt: skip
     state = position(WALLED, racks=racks, seat=2, players=4, laid=["curve"])
     into = Lay(2, sq("t9"), "slant-left", 2)
-    refused(state, into, "nil.room", "SE of t9 with room only for 2 crossings", "hold 0 universal")
+    refused(state, into, "nil.room", "SE of t9 with room only for 2 crossings", "hold 0 of the 2")
     assert into not in lays(state) and NIL.violation(state, EndTurn(2)) is None
     # Had it been laid (as the engine once allowed), the next player could lay nothing:
     # no tile of any kind on t8, the one empty cell at t9's SE corner, and no crossing.
@@ -540,6 +540,54 @@ def test_a_crossing_needs_a_lead_and_a_universal_that_replaces_the_tile_there():
     # A crossing is the second tile of a turn, never the first.
     first = position(path + " l3:E-W", racks=[["universal"], []])
     refused(first, crossing, "nil.crossing-lead", "two tiles in one turn")
+
+
+@pytest.mark.cites(RULEBOOK, KREUZEN, "§1 rule 7")
+def test_the_line_crosses_as_often_as_its_player_holds_universals():
+    # The rulebook sets no limit: each crossing takes a universal tile and a tile leading
+    # to it; the universal that has just crossed leads on to the next. In the walled-in
+    # corner by t9 (WALLED) the way on crosses s7's straight and then r7's diagonal.
+    racks = [["straight"], ["straight"], ["slant-left", "slant-left", "bend", "universal",
+             "universal"], ["curve"]]  # fmt: skip
+    state = position(WALLED, racks=racks, seat=2, players=4)
+    into = Lay(2, sq("t9"), "slant-left", 2)
+    assert into in lays(state)  # seat 2 keeps the two universals the way needs
+    state = NIL.play(state, into)
+    state = NIL.play(state, Lay(2, sq("t8"), "bend", 2))  # NE to SE
+    lead = Lay(2, sq("t7"), "slant-left", 1)  # NE to W, facing s7
+    assert "lead" in NIL.situations(state, lead)
+    state = NIL.play(state, lead)
+    first, second = Lay(2, sq("s7"), "universal"), Lay(2, sq("r7"), "universal")
+    assert lays(state) == [first]
+    state = NIL.play(state, first)
+    refused(state, EndTurn(2), "nil.crossing-unfinished", "at W of s7")
+    assert lays(state) == [second] and "crossing" in NIL.situations(state, second)
+    bag = state.bag
+    state = NIL.play(state, second)
+    assert state.end == Step(sq("r7"), PORT_NAMES.index("E"), PORT_NAMES.index("W"))
+    assert [state.board[sq(c)].kind for c in ("s7", "r7")] == ["universal", "universal"]
+    returned = [k.name for k, before, after in zip(KIT.kinds, bag, state.bag, strict=True)
+                if after > before]  # fmt: skip
+    assert returned == ["diagonal"]  # r7's; s7's straight went back at the first crossing
+    assert turn_parts(state)["bonus"] == 20 and NIL.violation(state, EndTurn(2)) is None
+    # With one universal the tile into the corner is refused: two crossings, one tile.
+    one = position(WALLED, racks=[["straight"], ["universal"], [*racks[2][:4], "curve"],
+                   ["curve"]], seat=2, players=4)  # fmt: skip
+    refused(one, into, "nil.room", "room only for 2 crossings", "hold 1 of the 2")
+    # In the table view the rack is not seen: allowed while two universals are off the
+    # board, and noted as unchecked.
+    table = position(WALLED, racks=racks, seat=2, players=4, view=View.TABLE)
+    notes = NIL.play(table, into).unchecked
+    assert len(notes) == 1 and "holds 2 universal tiles for the crossings" in notes[0]
+
+
+@pytest.mark.cites(RULEBOOK, KREUZEN, "§1 rule 7")
+def test_a_cell_is_crossed_once():
+    # k3 was crossed (its straight S-N replaced by a universal carrying E-W across); the
+    # line led back to k3's NW corner cannot cross there again.
+    path = "k1:S-N k2:S-N k3:S-N k4:S-E l4:W-E m4:W-S m3:N-W l3:E-W k3:E-W:universal j3:E-N j4:S-SE"
+    state = position(path, racks=[["universal"], []], laid=["hook-right"])
+    refused(state, Lay(0, sq("k3"), "universal"), "nil.crossing-line", "already crosses itself")
 
 
 @pytest.mark.cites(RULEBOOK, SETZEN, "§1 rule 7")
