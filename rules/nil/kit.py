@@ -92,6 +92,12 @@ class NilKit:
     blanks: int  # blank spare tiles: in the box, never played
 
     @cached_property
+    def search_tables(self) -> dict:
+        """Tables the room rule's search works out from this kit's geometry on first use
+        (``placement._successors``), kept with the kit; not part of its facts."""
+        return {}
+
+    @cached_property
     def field_at(self) -> dict[Square, int]:
         """The index of the field covering each coloured cell."""
         return {cell: i for i, f in enumerate(self.fields) for cell in f.cells}

@@ -209,7 +209,7 @@ class _Search:
     def __init__(self, state: NilState, start: Step) -> None:
         kit = state.kit
         self.start = start
-        self.successors, self.distance = _successors(
+        self.successors = _successors(
             kit, state.options["corner"] == "diagonal", state.options["sharp_angle"] == "right"
         )
         laid = bool(state.path) and state.path[-1] == start
@@ -441,37 +441,46 @@ class _Search:
         return route
 
 
-_GRAPHS: dict[tuple[int, bool, bool], tuple[object, dict, object]] = {}
+def _successors(kit, diagonal: bool, right: bool) -> _Graph:
+    """The board's geometry for the room rule's search (``_Graph``), worked out on first
+    use and kept with the kit (``NilKit.search_tables``), so that it goes when the kit
+    goes."""
+    graph = kit.search_tables.get((diagonal, right))
+    if graph is None:
+        graph = kit.search_tables[(diagonal, right)] = _Graph(kit, diagonal, right)
+    return graph
 
 
-def _successors(kit, diagonal: bool, right: bool):
+class _Graph:
     """For a step (cell, entry, exit), the steps that may follow it as far as the board's
     geometry decides, nearest the goal side first, each with its exit point, whether
     its cell is blue, whether it ends in the goal, whether a plain tile has its line,
     whether it runs straight (for a crossing) and its cell's distance from the goal
-    side; worked out on first use and kept for the kit."""
-    key = (id(kit), diagonal, right)
-    held = _GRAPHS.get(key)
-    if held is not None and held[0] is kit:
-        return held[2], held[3]
-    columns, rows, goal = kit.columns, kit.rows, kit.goal_side
-    shapes = kit.shapes
-    distance = {
-        "N": lambda sq: rows - 1 - sq.row,
-        "S": lambda sq: sq.row,
-        "E": lambda sq: columns - 1 - sq.col,
-        "W": lambda sq: sq.col,
-    }[goal]
-    table: dict = {}
+    side (``distance``). Plain data, worked out a step at a time."""
 
-    def get(node):
-        found = table.get(node)
+    def __init__(self, kit, diagonal: bool, right: bool) -> None:
+        self.kit, self.diagonal, self.right = kit, diagonal, right
+        self.table: dict[tuple, tuple] = {}
+
+    def distance(self, cell: Square) -> int:
+        kit = self.kit
+        return {
+            "N": kit.rows - 1 - cell.row,
+            "S": cell.row,
+            "E": kit.columns - 1 - cell.col,
+            "W": cell.col,
+        }[kit.goal_side]
+
+    def __call__(self, node: tuple) -> tuple:
+        found = self.table.get(node)
         if found is not None:
             return found
+        kit, right = self.kit, self.right
+        columns, rows, goal, shapes = kit.columns, kit.rows, kit.goal_side, kit.shapes
         cell, entry, exit = node
         before = point(cell, entry)
         out = []
-        for nxt, ne in continuations(cell, exit, columns, rows, diagonal):
+        for nxt, ne in continuations(cell, exit, columns, rows, self.diagonal):
             junction = point(nxt, ne)
             blue_cell = kit.colour_of(nxt) == "blue"
             exits = set(shapes[ne]) | {opposite(ne)}
@@ -486,14 +495,10 @@ def _successors(kit, diagonal: bool, right: bool):
                 if sides and not done:
                     continue
                 out.append(((nxt, ne, nx), after, blue_cell, done, nx in shapes[ne],
-                            nx == opposite(ne), distance(nxt)))  # fmt: skip
+                            nx == opposite(ne), self.distance(nxt)))  # fmt: skip
         out.sort(key=lambda succ: (not succ[3], succ[6]))
-        found = tuple(out)
-        table[node] = found
+        found = self.table[node] = tuple(out)
         return found
-
-    _GRAPHS[key] = (kit, table, get, distance)
-    return get, distance
 
 
 def lead_only(state: NilState, cell: Square, entry: int, exit: int) -> bool:
