@@ -121,10 +121,11 @@ class NilKit:
 
     @cached_property
     def shapes(self) -> dict[int, tuple[int, ...]]:
-        """For every entry port, the exit ports some plain kind's line leads to."""
+        """For every entry port, the exit ports some plain kind's line leads to (a kind
+        of which the kit has no tile gives none)."""
         exits: dict[int, set[int]] = {p: set() for p in range(8)}
         for kind in self.kinds:
-            if kind.universal:
+            if kind.universal or not kind.count:
                 continue
             for _, (a, b) in kind.shapes:
                 exits[a].add(b)
@@ -276,7 +277,29 @@ def kit_from_json(data: Any) -> NilKit:
         raise fail(
             "tiles", f"no tile kind has a line from the start point's port {PORT_NAMES[start_port]}"
         )
+    if not _opens(kit):
+        raise fail(
+            "board",
+            f"no tile laid on the start field {start} from its port {PORT_NAMES[start_port]} "
+            f"could lead the line to a blue field on the goal edge ({goal}): the game could "
+            "never be won",
+        )
     return kit
+
+
+def _opens(kit: NilKit) -> bool:
+    """Whether some first tile leaves the line a way on to the goal (the room rule,
+    under the default readings): otherwise the board is impossible."""
+    from rules.nil.engine import NIL
+    from rules.nil.placement import OPEN, room, step_problem
+
+    state = NIL.new(NIL.min_players, None, kit)
+    start, port = kit.start, kit.start_port
+    return any(
+        step_problem(state, start, port, exit, before=None, in_blue=False) is None
+        and room(state, start, port, exit) == OPEN
+        for exit in kit.shapes[port]
+    )
 
 
 def _cell(read: KitFields, value: Any, where: str, columns: int, rows: int) -> Square:

@@ -1033,6 +1033,15 @@ def test_in_the_table_view_a_rack_shown_for_no_play_is_checked_from_the_board():
             lambda d: d.update(tiles=[t for t in d["tiles"] if t["name"] != "universal"]),
             "expected a universal tile kind",
         ),
+        (
+            # Straights only, and the one blue field off their column: no way to the goal.
+            lambda d: d.update(
+                tiles=[t for t in d["tiles"] if t["name"] in ("straight", "universal")],
+                fields=[f for f in d["fields"] if f["colour"] != "blue" or f["cells"] == ["c21"]],
+            ),
+            "field 'board': no tile laid on the start field k1 from its port S could lead the "
+            "line to a blue field on the goal edge (N)",
+        ),
     ],
 )
 @pytest.mark.cites(RULEBOOK, "AUSSTATTUNG:", "§1 rule 1")
