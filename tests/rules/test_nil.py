@@ -639,6 +639,21 @@ def test_a_universal_stands_in_for_a_declared_kind_and_scores_its_own_value():
     assert after.end.exit == PORT_NAMES.index("E") and turn_parts(after)["tiles"] == 5
 
 
+@pytest.mark.cites(RULEBOOK, "GEWINNPUNKTE:", "§1 Ambiguities: Universal value")
+def test_a_universal_scores_its_own_value_standing_in_or_crossing():
+    # "Werte aller während einer Runde gesetzten Steine": the universal's printed value,
+    # whichever kind it stands in for, and when it crosses.
+    universal, straight = KIT.kind["universal"].value, KIT.kind["straight"].value
+    assert universal != straight
+    state = position("k1:S-N", racks=[["universal"], []])
+    stand_in = NIL.play(state, Lay(0, sq("k2"), "universal", 0, "straight"))
+    assert turn_parts(stand_in)["tiles"] == universal
+    path = "k1:S-N k2:S-N k3:S-N k4:S-E l4:W-E m4:W-S m3:N-W l3:E-W"
+    led = position(path, racks=[["universal"], []], laid=["straight"])
+    crossed = NIL.play(led, Lay(0, sq("k3"), "universal"))
+    assert turn_parts(crossed)["tiles"] == straight + universal
+
+
 @pytest.mark.cites(RULEBOOK, UNIVERSAL, "§1 rule 8")
 def test_a_universal_that_is_the_only_playable_tile_must_be_played():
     # Diagonals and bends have no edge port: at k7's north edge only the universal fits.
@@ -801,6 +816,19 @@ def test_no_play_costs_the_racks_values_returns_it_and_draws_five():
     assert after.seat == 1 and after.no_play_run == 1
 
 
+@pytest.mark.cites(RULEBOOK, KEINE, "§1 Ambiguities: Rule 11")
+def test_a_tile_that_fits_is_laid_by_the_player_whose_turn_it_is():
+    # "Findet ein Mitspieler unter diesen Steinen noch einen passenden Stein, so muß
+    # dieser Stein gesetzt werden": the engine knows which tiles fit, so showing the rack
+    # is refused while one does, and the player whose turn it is lays it, not the one
+    # who pointed it out.
+    state = position(COLUMN, racks=[["diagonal", "bend", "straight"], ["curve"]])
+    assert NoPlay(0) not in NIL.legal_moves(state)
+    refused(state, NoPlay(0), "nil.no-play", "must be laid: straight on k8")
+    refused(state, Lay(1, sq("k8"), "straight"), "nil.turn-order", "seat 0's turn")
+    assert NIL.play(state, Lay(0, sq("k8"), "straight")).racks[0] == ("diagonal", "bend")
+
+
 # -- rule 12: the blue zone ---------------------------------------------------------------
 
 
@@ -831,8 +859,12 @@ def test_option_same_turn_the_player_who_entered_the_blue_zone_goes_on():
 # -- rule 13: the end ---------------------------------------------------------------------
 
 
-@pytest.mark.cites(RULEBOOK, ENDE, "§1 rule 13")
+@pytest.mark.cites(RULEBOOK, ENDE, "§1 Ambiguities: 2 rounds")
 def test_the_game_ends_after_two_rounds_without_a_placement():
+    # Two rounds of two players: the fourth turn in a row without a tile ends it.
+    third = NIL.play(replace(position(COLUMN, racks=[["diagonal"], ["bend"]]), no_play_run=2),
+                     NoPlay(0))  # fmt: skip
+    assert third.no_play_run == 3 and not NIL.is_over(third)
     state = position(COLUMN, racks=[["diagonal"], ["bend"]])
     state = replace(state, no_play_run=3)
     over = NIL.play(state, NoPlay(0))
