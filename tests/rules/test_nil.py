@@ -931,17 +931,25 @@ def test_a_game_replayed_in_the_table_view_checks_every_placement_from_the_board
     assert playout.finished
     table = NIL.new(3, None, KIT, View.TABLE)
     state = table
-    flagged = None
+    flagged = {}
     for move in _hidden(playout.moves, full):
-        if flagged is None and isinstance(move, Lay) and state.path:
-            # Before the real tile, a tile laid on the line is flagged with its rule.
-            wrong = Lay(move.player, state.path[0].cell, "straight")
-            with pytest.raises(IllegalMove) as error:
-                NIL.play(state, wrong)
-            flagged = error.value
+        if not flagged and isinstance(move, Lay) and state.path:
+            # Before the real tile, wrong ones are flagged with their rules: on the line,
+            # off the board, and on an empty cell away from the line's end.
+            end = state.end.cell
+            away = next(cell for cell in (Square(c, r) for r in range(KIT.rows)
+                                          for c in range(KIT.columns))
+                        if cell not in state.board
+                        and max(abs(cell.col - end.col), abs(cell.row - end.row)) > 1)  # fmt: skip
+            for cell in (state.path[0].cell, Square(KIT.columns, move.to.row), away):
+                with pytest.raises(IllegalMove) as error:
+                    NIL.play(state, Lay(move.player, cell, "straight"))
+                flagged[error.value.rule] = str(error.value)
         state = NIL.play(state, move)
-    assert flagged is not None and flagged.rule == "nil.no-stacking"
-    assert "k1 holds a" in str(flagged)
+    assert set(flagged) == {"nil.no-stacking", "nil.off-board", "nil.line-end"}
+    assert "k1 holds a" in flagged["nil.no-stacking"]
+    assert "does not join the line's end" in flagged["nil.line-end"]
+    assert all(f"[{rule}]" in message for rule, message in flagged.items())
     assert state.path == playout.final.path and NIL.is_over(state)
     assert all(t == UNKNOWN for rack in state.racks for t in rack)
     # Turn scores come from the board alone; what needs a rack (a no-play's rack, the
