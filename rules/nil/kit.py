@@ -10,7 +10,7 @@ reconstruction (``rules/kits/nil.toml``); a user replaces it with their own copy
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from rules.grid import MAX_COLUMNS, MAX_ROWS, Square
@@ -90,6 +90,13 @@ class NilKit:
     kinds: tuple[TileKind, ...]
     fields: tuple[Field, ...]
     blanks: int  # blank spare tiles: in the box, never played
+
+    def __deepcopy__(self, memo: dict) -> NilKit:
+        return self  # immutable: its caches (below) are worked out from its facts
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the caches worked out from the facts."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
     @cached_property
     def search_tables(self) -> dict:
@@ -287,9 +294,11 @@ def kit_from_json(data: Any) -> NilKit:
     return kit
 
 
+@lru_cache(maxsize=8)
 def _opens(kit: NilKit) -> bool:
     """Whether some first tile leaves the line a way on to the goal (the room rule,
-    under the default readings): otherwise the board is impossible."""
+    under the default readings): otherwise the board is impossible. Kept for a few kits
+    (every state read from its notation brings its kit again)."""
     from rules.nil.engine import NIL
     from rules.nil.placement import OPEN, room, step_problem
 

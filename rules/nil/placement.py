@@ -9,6 +9,7 @@ adds turn order, the rack (the universals the crossings need) and the declared k
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from rules.grid import Square
@@ -443,12 +444,18 @@ class _Search:
 
 def _successors(kit, diagonal: bool, right: bool) -> _Graph:
     """The board's geometry for the room rule's search (``_Graph``), worked out on first
-    use and kept with the kit (``NilKit.search_tables``), so that it goes when the kit
-    goes."""
+    use and kept with the kit (``NilKit.search_tables``)."""
     graph = kit.search_tables.get((diagonal, right))
     if graph is None:
-        graph = kit.search_tables[(diagonal, right)] = _Graph(kit, diagonal, right)
+        graph = kit.search_tables[(diagonal, right)] = _shared_graph(kit, diagonal, right)
     return graph
+
+
+@lru_cache(maxsize=8)
+def _shared_graph(kit, diagonal: bool, right: bool) -> _Graph:
+    """One ``_Graph`` for equal kits (a state read back from its notation brings a new
+    kit object with the same facts); a few are kept."""
+    return _Graph(kit, diagonal, right)
 
 
 class _Graph:
