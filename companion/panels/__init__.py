@@ -12,10 +12,16 @@ page marks hints by adding the class ``hint`` to the places that begin or contin
 taps of the legal moves, and the taps so far with ``tapped``. Each place holds an outline
 of class ``cell`` that the picture's own small stylesheet (scoped to ``svg.panel``)
 restyles for both, so that hints show without the page's stylesheet too.
+
+``svg`` is also given the flag the table holds, if any (the table's attention: the rule
+id, its words, the flagged move in the notation), so that a picture can show where the
+refused move went; the page shows the flag's words in any case, and a panel may leave
+the flag to it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from companion.panels import gimmel, regie, uraeus
@@ -25,7 +31,9 @@ from companion.panels.common import TapError
 class Panel(Protocol):
     """What a game's panel module provides."""
 
-    def svg(self, state: Any, *, lang: str = "en") -> str: ...
+    def svg(
+        self, state: Any, *, lang: str = "en", flag: Mapping[str, Any] | None = None
+    ) -> str: ...
 
     def taps(self, state: Any, move: Any) -> tuple[str, ...]: ...
 
