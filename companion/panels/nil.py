@@ -72,9 +72,9 @@ TILE = 40  # a tile to tap, under the board
 KIND_W = 74  # a kind's column of tiles to tap
 PALETTE_TOP = 84  # the words above the tiles to tap: how to tap, each kind's name
 
-#: Where the parts lie, top down: the status, the running turn, the band of words, the
-#: board (its coordinates around it), the legend, the tiles to tap.
-TURN_Y, NOTES_Y, BOARD_Y = 40, 122, 200
+#: The board comes first, under one line of status, so that a tablet shows all of it at
+#: a glance; under it the running turn, the band of words, the legend, the tiles to tap.
+BOARD_Y = 52
 
 FIELD_FILL = {"green": "#74c374", "red": "#e47a72", "blue": "#78b4ea", None: "#f8f5ec"}
 FIELD_EDGE = {"green": "#2f7d32", "red": "#a02820", "blue": "#1f5fa8"}
@@ -86,6 +86,10 @@ FLAG = "#c01c28"
 WORDS = {
     "title": {"en": "Nil board", "de": "Nil-Spielplan"},
     "lays": {"en": "{who} lays tiles", "de": "{who} legt Steine"},
+    "running": {
+        "en": "{who} lays tiles: {n} of 5, {points} points so far",
+        "de": "{who} legt Steine: {n} von 5, bisher {points} Punkte",
+    },
     "cell": {"en": "Cell {name}", "de": "Feld {name}"},
     "green": {"en": "green field +{n}", "de": "grünes Feld +{n}"},
     "red": {"en": "red field −{n}", "de": "rotes Feld −{n}"},
@@ -331,18 +335,26 @@ def svg(state: NilState, *, lang: str = "en", flag: Mapping[str, Any] | None = N
         fits.setdefault(lay.to, []).append(lay)
     flagged = _flagged_lay(state, flag)
 
-    body = [text(WIDTH / 2, 26, status, 18, font_weight="bold", class_="status")]
-    body.append(_turn(state, TURN_Y, say))
-    body.append(_notes(state, NOTES_Y, flag, flagged, bool(fits), say, lang))
+    # A held flag leads the status line, in red: the band under the board says more.
+    held = flag is not None and bool(flag.get("rule"))
+    head = (say("flag_at", cell=str(flagged.to)) if flagged else say("flag")) if held else None
+    shown = f"{head} · {status}" if head else status
+    size = min(17.0, 17 * 64 / len(shown))  # a long line shrinks rather than overflows
+    body = [text(WIDTH / 2, 24, shown, size, font_weight="bold", fill=FLAG if held else None,
+                 class_="status")]  # fmt: skip
     body.extend(_cells(state, frame, fits, say, lang))
     body.extend(_field_outlines(state, frame))
     body.append(_coordinates(frame))
     body.extend(_river(state, frame, say))
     if flagged is not None:
         body.append(_ghost(state, frame, flagged, say))
-    below = frame.bottom + EDGE + 34
-    body.append(_legend(state, below, say))
-    palette_y = below + 84
+    turn_y = frame.bottom + EDGE + 22
+    body.append(_turn(state, turn_y, say))
+    notes_y = turn_y + 78
+    body.append(_notes(state, notes_y, flag, flagged, bool(fits), say, lang))
+    legend_y = notes_y + 64 + 22
+    body.append(_legend(state, legend_y, say))
+    palette_y = legend_y + 66
     body.append(_palette(state, palette_y, say, lang))
     height = palette_y + PALETTE_TOP + 4 * (TILE + 8) + 4
     return document("nil", WIDTH, height, f"{say('title')}: {status}", body)
@@ -358,6 +370,9 @@ def _status(state: NilState, say: Say, lang: str) -> str:
         return ended(NIL, state, say, lambda seat: _seat(seat, say))
     if actor is CHANCE:
         return say("drawing", what=NIL.chance_name(state, lang))
+    if state.laid:
+        points = turn_parts(state)["total"]
+        return say("running", who=_seat(actor, say), n=len(state.laid), points=points)
     return say("lays", who=_seat(actor, say))
 
 
@@ -733,8 +748,10 @@ def _palette(state: NilState, y: float, say: Say, lang: str) -> str:
         mid = LEFT + k * step + step / 2
         name = kind.german if lang == "de" else kind.name
         left = kind.count - on_board[kind.name]
-        column = [text(mid, y + 48 + n * 12, line, 11, font_weight="bold")
-                  for n, line in enumerate(_wrap(name, 10, 2))]  # fmt: skip
+        lines = _wrap(name, 10, 2)
+        size = min(11.0, (step - 6) / (0.62 * max(map(len, lines))))  # bold, to fit its column
+        column = [text(mid, y + 48 + n * 12, line, size, font_weight="bold")
+                  for n, line in enumerate(lines)]  # fmt: skip
         info = f"+{kind.value} · {say('left', n=left)}"
         column.append(text(mid, y + 76, info, 10, class_="left", data_left=left))
         looks = [(None, kind.lines)] if kind.universal else [
