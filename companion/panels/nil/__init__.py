@@ -21,15 +21,17 @@ names the rule it breaks. Taps that describe no tile at all are a :class:`TapErr
 unknown id, a tile tapped before its cell, a cell where a tile is expected, a universal
 standing in for a universal, more than three taps, taps while no seat is to lay.
 
-The picture, north (the goal) up: the kit's green, red and blue fields with their
-numbers (a field of several cells, the U-shaped red ones, outlined once with its number
-once); the start point; the tiles, this turn's lighter, universal tiles with their four
-faint lines; the river drawn through them, its end ringed; the cells where the next tile
-may go (the engine's legal placements) outlined in orange; the running turn's score by
-its parts (the engine's ``turn_parts``); a line of words above the board: the flag the
-table holds (the rule in words, and the flagged tile drawn in red dashes on the board),
-or what the rules say about the position now (a crossing due, the blue zone, no tile
-fits); under it the tiles to tap, with how many of each kind are not on the board.
+The picture, north (the goal) up, the board first so that a tablet shows all of it: a
+status line (whose turn, its running score; a held flag leads it in red); the kit's
+green, red and blue fields with their numbers (a field of several cells, the U-shaped red
+ones, outlined once with its number once); the start point; the tiles, this turn's
+yellow, universal tiles with their four faint lines; the river drawn through them, its
+end ringed; the cells where the next tile may go (the engine's legal placements)
+outlined in orange; a refused tile in red dashes on its cell. Under the board: the
+running turn's score by its parts (the engine's ``turn_parts``); a band of words, the
+held flag's rule in words or what the rules say about the position now (a crossing due,
+the blue zone, no tile fits); the legend, the bag and the racks; the tiles to tap, with
+how many of each kind are not on the board. The board itself is drawn in ``board.py``.
 """
 
 from __future__ import annotations
@@ -42,7 +44,6 @@ from companion.panels.common import (
     Say,
     TapError,
     check_taps,
-    circle,
     document,
     el,
     ended,
@@ -54,20 +55,33 @@ from companion.panels.common import (
     whole,
     words,
 )
+from companion.panels.nil.board import (
+    CELL,
+    EDGE,
+    FLAG,
+    RIVER,
+    TILE_EDGE,
+    TILE_FILL,
+    WIDTH,
+    Frame,
+    cells,
+    coordinates,
+    field_outlines,
+    ghost,
+    lines_of,
+    river,
+)
 from rules import CHANCE
 from rules.catalogue import UnknownRule
 from rules.catalogue import explain as rule_entry
 from rules.errors import RulesError
-from rules.grid import LETTERS, Square
+from rules.grid import Square
 from rules.nil import NIL, EndTurn, Lay, NilState, turn_parts
-from rules.nil.geometry import OFFSET, turn_line
+from rules.nil.geometry import turn_line
 from rules.nil.kit import TileKind
 from rules.nil.placement import lead_only
 
-CELL = 30
-WIDTH = 680
-LEFT = (WIDTH - 21 * CELL) / 2  # the shipped 21 x 21 board sits centred
-EDGE = 20  # room for the coordinates around the board
+LEFT = (WIDTH - 21 * CELL) / 2  # the words line up with the shipped 21 x 21 board
 TILE = 40  # a tile to tap, under the board
 KIND_W = 74  # a kind's column of tiles to tap
 PALETTE_TOP = 84  # the words above the tiles to tap: how to tap, each kind's name
@@ -76,12 +90,6 @@ PALETTE_TOP = 84  # the words above the tiles to tap: how to tap, each kind's na
 #: a glance; under it the running turn, the band of words, the legend, the tiles to tap.
 BOARD_Y = 52
 
-FIELD_FILL = {"green": "#74c374", "red": "#e47a72", "blue": "#78b4ea", None: "#f8f5ec"}
-FIELD_EDGE = {"green": "#2f7d32", "red": "#a02820", "blue": "#1f5fa8"}
-TILE_FILL, TILE_NOW, TILE_EDGE = "#d9bd82", "#ffe46b", "#6b4f1d"
-RIVER, RIVER_CASING = "#0b4fb3", "#ffffff"
-HINT = "#e07000"
-FLAG = "#c01c28"
 
 WORDS = {
     "title": {"en": "Nil board", "de": "Nil-Spielplan"},
@@ -292,35 +300,6 @@ def _is_cell(state: NilState, tap: str) -> bool:
 # -- the picture --------------------------------------------------------------------
 
 
-class _Frame:
-    """Where the board lies in the picture: cells and ports to coordinates, north up."""
-
-    def __init__(self, columns: int, rows: int, top: float) -> None:
-        self.columns, self.rows = columns, rows
-        self.cell = min(CELL, (WIDTH - 2 * EDGE - 10) / columns)
-        self.left = (WIDTH - columns * self.cell) / 2
-        self.top = top
-
-    def corner(self, cell: Square) -> tuple[float, float]:
-        """The top left corner of a cell."""
-        return self.left + cell.col * self.cell, self.top + (self.rows - 1 - cell.row) * self.cell
-
-    def centre(self, cell: Square) -> tuple[float, float]:
-        x, y = self.corner(cell)
-        return x + self.cell / 2, y + self.cell / 2
-
-    def port(self, cell: Square, port: int) -> tuple[float, float]:
-        """A port of a cell: its edge midpoints and corners (``geometry.OFFSET``, in half
-        cells from the south-west corner, north up)."""
-        dx, dy = OFFSET[port]
-        x, y = self.corner(cell)
-        return x + dx * self.cell / 2, y + self.cell - dy * self.cell / 2
-
-    @property
-    def bottom(self) -> float:
-        return self.top + self.rows * self.cell
-
-
 def svg(state: NilState, *, lang: str = "en", flag: Mapping[str, Any] | None = None) -> str:
     """The board; ``flag`` is the flag the table holds (its attention, with the rule id
     and the flagged move in the notation), drawn as the rule in words and the flagged
@@ -328,7 +307,7 @@ def svg(state: NilState, *, lang: str = "en", flag: Mapping[str, Any] | None = N
     say = words(WORDS, lang)
     kit = state.kit
     status = _status(state, say, lang)
-    frame = _Frame(kit.columns, kit.rows, BOARD_Y)
+    frame = Frame(kit.columns, kit.rows, BOARD_Y)
     lays = [m for m in NIL.legal_moves(state) if isinstance(m, Lay)]
     fits: dict[Square, list[Lay]] = {}
     for lay in lays:
@@ -342,12 +321,12 @@ def svg(state: NilState, *, lang: str = "en", flag: Mapping[str, Any] | None = N
     size = min(17.0, 17 * 64 / len(shown))  # a long line shrinks rather than overflows
     body = [text(WIDTH / 2, 24, shown, size, font_weight="bold", fill=FLAG if held else None,
                  class_="status")]  # fmt: skip
-    body.extend(_cells(state, frame, fits, say, lang))
-    body.extend(_field_outlines(state, frame))
-    body.append(_coordinates(frame))
-    body.extend(_river(state, frame, say))
+    body.extend(cells(state, frame, fits, say, lang))
+    body.extend(field_outlines(state, frame))
+    body.append(coordinates(frame))
+    body.extend(river(state, frame, say))
     if flagged is not None:
-        body.append(_ghost(state, frame, flagged, say))
+        body.append(ghost(state, frame, flagged, say))
     turn_y = frame.bottom + EDGE + 22
     body.append(_turn(state, turn_y, say))
     notes_y = turn_y + 78
@@ -437,9 +416,9 @@ def _notes(
     say: Say,
     lang: str,
 ) -> str:
-    """A band of three lines above the board: the held flag with its rule in words, or
-    what the rules say about the position now. Its height never changes, so the board
-    stays put when a flag comes and goes."""
+    """A band of three lines under the running turn: the held flag with its rule in
+    words, or what the rules say about the position now. Its height never changes, so
+    what lies under it stays put when a flag comes and goes."""
     if flag and flag.get("rule"):
         rule = str(flag["rule"])
         head = say("flag_at", cell=str(flagged.to)) if flagged else say("flag")
@@ -512,209 +491,6 @@ def _wrap(words_: str, width: int, lines: int) -> list[str]:
     return found
 
 
-# -- the board ----------------------------------------------------------------------
-
-
-def _cells(
-    state: NilState, frame: _Frame, fits: dict[Square, list[Lay]], say: Say, lang: str
-) -> list[str]:
-    """Every cell as a tappable place: its field colour, the field's number, its tile,
-    and the orange outline where the next tile may go."""
-    kit = state.kit
-    size = frame.cell
-    this_turn = {step.cell for step in state.path[len(state.path) - len(state.laid) :]}
-    crossed = Counter(step.cell for step in state.path)
-    numbered = _number_cells(state)
-    found = []
-    for row in range(kit.rows):
-        for col in range(kit.columns):
-            cell = Square(col, row)
-            x, y = frame.corner(cell)
-            index = kit.field_at.get(cell)
-            field = kit.fields[index] if index is not None else None
-            colour = field.colour if field else None
-            label = [say("cell", name=str(cell))]
-            parts = [rect(x, y, size, size, fill=FIELD_FILL[colour], stroke="#b9ab86",
-                          stroke_width=0.8, class_="cell", data_field=colour)]  # fmt: skip
-            if field is not None:
-                label.append(say(colour, n=field.value))
-            if cell == kit.start:
-                label.append(say("start_field"))
-            tile = state.board.get(cell)
-            if tile is not None:
-                parts.append(_tile_on_board(state, frame, tile, cell in this_turn, crossed[cell]))
-                label.append(_tile_words(state, tile, crossed[cell] > 1, say, lang))
-                if cell in this_turn:
-                    label.append(say("this_turn"))
-            elif field is not None and cell in numbered:
-                ink = "#ffffff" if colour != "green" else "#0f3d12"
-                parts.append(text(x + size / 2, y + size / 2, str(field.value), size * 0.45,
-                                  fill=ink, font_weight="bold", dominant_baseline="central",
-                                  stroke="#00000055", stroke_width=0.6,
-                                  class_="number"))  # fmt: skip
-            if cell in fits:
-                label.append(say("fits_here"))
-                parts.append(rect(x + 2, y + 2, size - 4, size - 4, fill=HINT, fill_opacity=0.3,
-                                  stroke=HINT, stroke_width=3, stroke_dasharray="6 3",
-                                  class_="next", pointer_events="none"))  # fmt: skip
-            found.append(place(str(cell), parts, " · ".join(label)))
-    return found
-
-
-def _number_cells(state: NilState) -> set[Square]:
-    """The cell of each field that shows its number: the one nearest its middle, so that
-    a U-shaped field shows one number, as it charges once."""
-    chosen = set()
-    for field in state.kit.fields:
-        mid_col = sum(c.col for c in field.cells) / len(field.cells)
-        mid_row = sum(c.row for c in field.cells) / len(field.cells)
-        chosen.add(min(field.cells, key=lambda c: (c.col - mid_col) ** 2 + (c.row - mid_row) ** 2))
-    return chosen
-
-
-def _field_outlines(state: NilState, frame: _Frame) -> list[str]:
-    """A field of several cells outlined as one shape: the sides of its cells that no
-    other cell of the field shares."""
-    found = []
-    size = frame.cell
-    for field in state.kit.fields:
-        if len(field.cells) < 2:
-            continue
-        cells = set(field.cells)
-        segments = []
-        for cell in field.cells:
-            x, y = frame.corner(cell)
-            for (dc, dr), (x0, y0, x1, y1) in (
-                ((0, 1), (x, y, x + size, y)),
-                ((0, -1), (x, y + size, x + size, y + size)),
-                ((-1, 0), (x, y, x, y + size)),
-                ((1, 0), (x + size, y, x + size, y + size)),
-            ):
-                if Square(cell.col + dc, cell.row + dr) not in cells:
-                    segments.append(f"M{x0:g},{y0:g}L{x1:g},{y1:g}")
-        found.append(el("path", d="".join(segments), fill="none", stroke=FIELD_EDGE[field.colour],
-                        stroke_width=3, stroke_linecap="square", pointer_events="none",
-                        class_="field-outline", data_value=field.value))  # fmt: skip
-    return found
-
-
-def _tile_on_board(state: NilState, frame: _Frame, tile: Any, now: bool, steps: int) -> str:
-    """A laid tile, inset so that its field's colour shows around it; a universal tile
-    with its four faint lines (the river drawn over it shows which it carries)."""
-    x, y = frame.corner(tile.cell)
-    size = frame.cell
-    kind = state.kit.kind.get(tile.kind)
-    parts = [rect(x + 3, y + 3, size - 6, size - 6, rx=2, fill=TILE_NOW if now else TILE_FILL,
-                  stroke=TILE_EDGE, stroke_width=1)]  # fmt: skip
-    universal = kind is not None and kind.universal
-    if universal:
-        parts.extend(_lines_of(frame, tile.cell, kind.lines, stroke="#9c8a62", stroke_width=1))
-    return el("g", parts, class_="tile", data_kind=tile.kind, data_declared=tile.declared,
-              data_crossing="1" if steps > 1 else None, pointer_events="none")  # fmt: skip
-
-
-def _tile_words(state: NilState, tile: Any, crossing: bool, say: Say, lang: str) -> str:
-    kit = state.kit
-    kind = kit.kind.get(tile.kind)
-    if kind is None:
-        return tile.kind
-    name = kind.german if lang == "de" else kind.name
-    shown = say("tile", kind=name, n=kind.value)
-    if crossing:
-        return f"{shown}, {say('crossed')}"
-    if tile.declared and tile.declared in kit.kind:
-        declared = kit.kind[tile.declared]
-        named = declared.german if lang == "de" else declared.name
-        return f"{shown}, {say('stands_for', kind=named)}"
-    return shown
-
-
-def _lines_of(
-    frame: _Frame, cell: Square, lines: tuple[tuple[int, int], ...], **paint: Any
-) -> list[str]:
-    return [el("path", d=_segment(frame, cell, a, b, True), fill="none", **paint) for a, b in lines]
-
-
-def _segment(frame: _Frame, cell: Square, a: int, b: int, move: bool) -> str:
-    """A line from port ``a`` to port ``b`` of ``cell``, curved through the cell's middle
-    as a printed tile's line runs (straight where the ports face each other)."""
-    (ax, ay), (bx, by) = frame.port(cell, a), frame.port(cell, b)
-    cx, cy = frame.centre(cell)
-    start = f"M{ax:g},{ay:g}" if move else ""
-    return f"{start}Q{cx:g},{cy:g} {bx:g},{by:g}"
-
-
-def _river(state: NilState, frame: _Frame, say: Say) -> list[str]:
-    """The river through its tiles (a white casing under the blue line, so it reads on
-    every field colour), the start point, and the river's end ringed."""
-    kit = state.kit
-    found = []
-    if state.path:
-        d = "".join(_segment(frame, s.cell, s.entry, s.exit, k == 0)
-                    for k, s in enumerate(state.path))  # fmt: skip
-        common = {"fill": "none", "stroke_linecap": "round", "stroke_linejoin": "round",
-                  "pointer_events": "none"}  # fmt: skip
-        found.append(el("path", d=d, stroke=RIVER_CASING, stroke_width=8, **common))
-        found.append(el("path", d=d, stroke=RIVER, stroke_width=4, class_="river",
-                        data_steps=len(state.path), **common))  # fmt: skip
-    sx, sy = frame.port(kit.start, kit.start_port)
-    start = [
-        title(say("start")),
-        circle(sx, sy, 6, fill="#1b7f3a", stroke="#ffffff", stroke_width=2),
-        text(sx, frame.bottom + EDGE + 14, "▲ " + say("start"), 13, font_weight="bold",
-             fill="#1b7f3a"),
-    ]  # fmt: skip
-    found.append(el("g", start, class_="start", pointer_events="none"))
-    end = state.end
-    if end is not None:
-        ex, ey = frame.port(end.cell, end.exit)
-        ring = [
-            title(f"{say('end')}: {end.cell}"),
-            circle(ex, ey, 7, fill="#ffffff", stroke=RIVER, stroke_width=3),
-            circle(ex, ey, 2.5, fill=RIVER),
-        ]
-        found.append(el("g", ring, class_="end", data_cell=str(end.cell), pointer_events="none"))
-    return found
-
-
-def _ghost(state: NilState, frame: _Frame, lay: Lay, say: Say) -> str:
-    """The tile a flag refused, in red dashes on its cell: where it went and its line."""
-    kit = state.kit
-    x, y = frame.corner(lay.to)
-    size = frame.cell
-    dashed = {"fill": "none", "stroke": FLAG, "stroke_width": 3, "stroke_dasharray": "4 3"}
-    parts = [title(say("flag_at", cell=str(lay.to))), rect(x - 2, y - 2, size + 4, size + 4,
-                                                           **dashed)]  # fmt: skip
-    kind = kit.kind.get(lay.kind) if isinstance(lay.kind, str) else None
-    shown = kit.kind.get(lay.declared) if isinstance(lay.declared, str) else kind
-    paint = {"stroke": FLAG, "stroke_width": 3, "stroke_linecap": "round"}
-    if shown is not None and not shown.universal and type(lay.rotation) is int:
-        line = turn_line(shown.lines[0], lay.rotation % 4)
-        parts.extend(_lines_of(frame, lay.to, (line,), **paint))
-    elif kind is not None and kind.universal:
-        parts.extend(_lines_of(frame, lay.to, kind.lines, **{**paint, "stroke_width": 1.5}))
-    else:
-        parts.append(text(x + size / 2, y + size / 2, "?", size * 0.6, fill=FLAG,
-                          font_weight="bold", dominant_baseline="central"))  # fmt: skip
-    return el("g", parts, class_="flagged", data_cell=str(lay.to), pointer_events="none")
-
-
-def _coordinates(frame: _Frame) -> str:
-    """Letters above and below the board, numbers on both sides: the tablet may lie
-    either way round on the table."""
-    size = frame.cell
-    found = []
-    for col in range(frame.columns):
-        x = frame.left + col * size + size / 2
-        for y in (frame.top - EDGE / 2, frame.bottom + EDGE / 2 - 2):
-            found.append(text(x, y, LETTERS[col], 12, dominant_baseline="central"))
-    for row in range(frame.rows):
-        y = frame.top + (frame.rows - 1 - row) * size + size / 2
-        for x in (frame.left - EDGE / 2 - 2, frame.left + frame.columns * size + EDGE / 2 + 2):
-            found.append(text(x, y, str(row + 1), 11, dominant_baseline="central"))
-    return el("g", found, class_="coordinates", fill="#444444")
-
-
 def _legend(state: NilState, y: float, say: Say) -> str:
     """What the colours and marks mean; the bag and the racks; what went unchecked."""
     racks = ", ".join(f"{_seat(seat, say)}: {len(rack)}" for seat, rack in enumerate(state.racks))
@@ -772,14 +548,14 @@ def _tap_tile(
     say: Say,
     lang: str,
 ) -> str:
-    frame = _Frame(1, 1, y)
+    frame = Frame(1, 1, y)
     frame.cell, frame.left = TILE, x
     name = kind.german if lang == "de" else kind.name
     paint = {"stroke": RIVER, "stroke_width": 4 if quarter is not None else 2,
              "stroke_linecap": "round"}  # fmt: skip
     shown = [rect(x, y, TILE, TILE, rx=4, fill=TILE_FILL, stroke=TILE_EDGE, stroke_width=1.5,
                   class_="cell"),
-             *_lines_of(frame, Square(0, 0), lines, **paint)]  # fmt: skip
+             *lines_of(frame, Square(0, 0), lines, **paint)]  # fmt: skip
     if quarter is None:
         label = say("universal_tap", kind=name, n=kind.value)
     else:
