@@ -155,7 +155,10 @@ def panel(table_id: str):
                  for m in game.legal_moves(state)]  # fmt: skip
         chance = [{"move": game.move_to_json(m), "words": game.describe(state, m, lang)}
                   for m, _ in game.chance_outcomes(state)]  # fmt: skip
-        return jsonify(svg=drawer.svg(state, lang=lang), moves=moves, chance=chance,
+        # A flag the table holds may be drawn where the refused move went.
+        held = found.attention
+        flag = held if held is not None and held.get("kind") == "flag" else None
+        return jsonify(svg=drawer.svg(state, lang=lang, flag=flag), moves=moves, chance=chance,
                        seq=found.seq)  # fmt: skip
 
 

@@ -1,4 +1,4 @@
-"""The demo table: Uräus, Regie and Gimmel played by bots at a human pace, with the
+"""The demo table: Uräus, Regie, Gimmel and Nil played by bots at a human pace, with the
 electronic die and the Regie sensors emulated on pseudo-terminals and read through the
 real serial driver, so that a newcomer sees live tables within seconds. Only the
 sources differ from a real table: the same tables, journal, link and app.
@@ -8,7 +8,9 @@ the Uräus table waits for it; its roll reaches the table as the driver's ``DieR
 a claim of the game's roll (``companion.sources``). The Regie sensors report the moves
 of a game their emulator plays; the table's tracker explains them from the sightings.
 The Gimmel table is run from a simulated camera over a rendered table, on which the bots
-move the pieces by hand (``companion.demo_camera``).
+move the pieces by hand (``companion.demo_camera``). At the Nil table three bots lay
+tiles as a table sees it (the racks and the bag unseen); the tiles they draw from the bag
+come quickly, a few a second, as hands draw them, and each tile laid at the pace.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import random
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from companion.demo_camera import SPEC, CameraTable
 from companion.journal import Journal
@@ -27,6 +30,7 @@ from companion.tables import Table, TableConfig
 from hardware.emulate.die import DieEmulator
 from hardware.emulate.regie import RegieEmulator
 from rules import CHANCE, IllegalMove
+from rules.nil import NoPlay
 from rules.playout import choose_move
 
 DEMO_PIN = "1234"
@@ -40,7 +44,10 @@ CONFIGS = (
     TableConfig("uraeus", "uraeus", ("Ada", "Ben", "Cy"), DEMO_PIN),
     TableConfig("regie", "regie", ("Red", "Blue"), DEMO_PIN),
     TableConfig("gimmel", "gimmel", ("Dee", "Eve"), DEMO_PIN),  # the lot gives colours
+    TableConfig("nil", "nil", ("Fay", "Gus", "Hal"), DEMO_PIN),
 )
+#: A draw from the bag takes this share of the pace: a hand draws five tiles in a moment.
+DRAW_SHARE = 0.2
 
 
 class Demo:
@@ -70,7 +77,7 @@ class Demo:
         self.by_id["gimmel"].sources["camera"] = setting_up
 
     def start(self) -> None:
-        for target in (self._uraeus, self._regie, self._gimmel):
+        for target in (self._uraeus, self._regie, self._gimmel, self._nil):
             thread = threading.Thread(target=target, daemon=True)
             thread.start()
             self.threads.append(thread)
@@ -162,6 +169,20 @@ class Demo:
                 if not handled and not person:
                     self._step(table)  # the colour lot, the next game
 
+    # -- Nil: the bots lay tiles, drawing from the bag quickly ---------------------------
+
+    def _nil(self) -> None:
+        table = self.by_id["nil"]
+        wait = self.pace
+        while not self.stop.wait(wait):
+            wait = self.pace
+            with self._carrying_on(table):
+                if self._waiting(table):
+                    continue
+                if table.game.to_act(table.state) is CHANCE:
+                    wait = self.pace * DRAW_SHARE
+                self._step(table)
+
     # -- shared -------------------------------------------------------------------------
 
     def _step(self, table: Table) -> None:
@@ -190,13 +211,25 @@ class Demo:
     def _bot_move(self, table: Table) -> None:
         if table.game.to_act(table.state) in self.humans.get(table.config.id, ()):
             return  # a person plays this seat: the tablet brings the move
-        move = choose_move(table.game, table.state, self.rng)
+        move = bot_choice(table.game, table.state, self.rng)
         self._play(table, table.game.move_to_json(move))
 
     def _play(self, table: Table, document: dict) -> None:
         # An illegal move is flagged and journalled by the table, as at a real table.
         with contextlib.suppress(IllegalMove, ValueError):
             table.play(document, source="bot")
+
+
+def bot_choice(game: Any, state: Any, rng: random.Random) -> Any:
+    """A bot's move: as a random playout chooses, except that where the table cannot see
+    the racks (Nil), whose rules then allow showing the rack at any time, a bot shows it
+    only when no tile fits, as a player would."""
+    if game.name == "nil" and game.to_act(state) is not CHANCE:
+        moves = tuple(m for m in game.legal_moves(state) if not isinstance(m, NoPlay))
+        if moves:
+            weights = game.playout_weights(state, moves) or (1.0,) * len(moves)
+            return rng.choices(moves, weights=weights)[0]
+    return choose_move(game, state, rng)
 
 
 def setting_up() -> dict[str, object]:

@@ -24,11 +24,12 @@ from rules.errors import (
     UnknownGame,
 )
 from rules.gimmel import GIMMEL
+from rules.nil import NIL
 from rules.regie import REGIE
 from rules.uraeus import URAEUS
 
 #: Every registered game by name. A game added here joins the conformance suite.
-GAMES: dict[str, Game] = {game.name: game for game in (GIMMEL, URAEUS, REGIE)}
+GAMES: dict[str, Game] = {game.name: game for game in (GIMMEL, URAEUS, REGIE, NIL)}
 
 
 def get_game(name: str) -> Game:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 
 def normalise(text: str) -> str:
-    """Rulebook text without emphasis markers and with single spaces."""
-    return " ".join(text.replace("**", "").split())
+    """Rulebook text without emphasis markers, without a heading's Markdown marks
+    (``#### SPIELTAKTIK:``) and with single spaces."""
+    return " ".join(re.sub(r"^\s*#+\s+", "", text.replace("**", "")).split())
 
 
 def heading_problem(rulebooks: Path, rulebook: str, heading: str) -> str | None:
@@ -26,9 +27,11 @@ _NUMBERED = re.compile(r"\d+(\.\d+)*\.? \S.*")
 
 def is_heading(line: str, known: set[str]) -> bool:
     """A heading line: one the catalogue cites, a short numbered one ("3.1 Setzen eines
-    Steines", not a numbered rule's paragraph), or one in capitals."""
+    Steines", not a numbered rule's paragraph nor a short numbered sentence such as
+    "2. Wenn alle Steine gesetzt sind."), or one in capitals."""
     line = normalise(line)
-    if line in known or (_NUMBERED.fullmatch(line) and len(line) <= 40):
+    numbered = _NUMBERED.fullmatch(line) and len(line) <= 40 and not line.endswith(".")
+    if line in known or numbered:
         return True
     letters = [c for c in line if c.isalpha()]
     return len(letters) >= 4 and all(c.isupper() for c in letters)

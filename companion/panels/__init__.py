@@ -12,20 +12,28 @@ page marks hints by adding the class ``hint`` to the places that begin or contin
 taps of the legal moves, and the taps so far with ``tapped``. Each place holds an outline
 of class ``cell`` that the picture's own small stylesheet (scoped to ``svg.panel``)
 restyles for both, so that hints show without the page's stylesheet too.
+
+``svg`` is also given the flag the table holds, if any (the table's attention: the rule
+id, its words, the flagged move in the notation), so that a picture can show where the
+refused move went; the page shows the flag's words in any case, and a panel may leave
+the flag to it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
-from companion.panels import gimmel, regie, uraeus
+from companion.panels import gimmel, nil, regie, uraeus
 from companion.panels.common import TapError
 
 
 class Panel(Protocol):
     """What a game's panel module provides."""
 
-    def svg(self, state: Any, *, lang: str = "en") -> str: ...
+    def svg(
+        self, state: Any, *, lang: str = "en", flag: Mapping[str, Any] | None = None
+    ) -> str: ...
 
     def taps(self, state: Any, move: Any) -> tuple[str, ...]: ...
 
@@ -33,7 +41,7 @@ class Panel(Protocol):
 
 
 #: The panel of every game that has one, by the game's registered name.
-PANELS: dict[str, Panel] = {"uraeus": uraeus, "gimmel": gimmel, "regie": regie}
+PANELS: dict[str, Panel] = {"uraeus": uraeus, "gimmel": gimmel, "regie": regie, "nil": nil}
 
 
 def panel_for(game_name: str) -> Panel:

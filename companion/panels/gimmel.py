@@ -26,6 +26,9 @@ black, grey before the colour lot).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from companion.panels.common import (
     Say,
     TapError,
@@ -139,7 +142,9 @@ def _square(state: GimmelState, taps: tuple[str, ...], tap: str) -> Square:
 # -- the picture --------------------------------------------------------------------
 
 
-def svg(state: GimmelState, *, lang: str = "en") -> str:
+def svg(state: GimmelState, *, lang: str = "en", flag: Mapping[str, Any] | None = None) -> str:
+    # A flag is left to the page, which shows its words: no move of this game has a
+    # place on the board that would say more.
     say = words(WORDS, lang)
     columns, rows = state.kit.columns, state.kit.rows
     turned = rows > columns

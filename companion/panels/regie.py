@@ -26,6 +26,9 @@ chips that fell onto the table at each side; chips left per player.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from companion.panels.common import (
     Say,
     TapError,
@@ -143,7 +146,9 @@ def compose(state: RegieState, taps: tuple[str, ...]) -> Insert | Slide | MoveBo
 # -- the picture --------------------------------------------------------------------
 
 
-def svg(state: RegieState, *, lang: str = "en") -> str:
+def svg(state: RegieState, *, lang: str = "en", flag: Mapping[str, Any] | None = None) -> str:
+    # A flag is left to the page, which shows its words: no move of this game has a
+    # place on the board that would say more.
     say = words(WORDS, lang)
     kit = effective_kit(state)
     reach = max(kit.margin(k) + level.travel for k, level in enumerate(kit.levels))

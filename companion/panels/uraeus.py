@@ -31,7 +31,8 @@ head field's pieces counted per seat; each seat's border and home counts; the di
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from companion.panels.common import (
     Say,
@@ -213,7 +214,9 @@ def _end(state: UraeusState, seat: int, start: int, facing: int, turn: int | Non
 # -- the picture --------------------------------------------------------------------
 
 
-def svg(state: UraeusState, *, lang: str = "en") -> str:
+def svg(state: UraeusState, *, lang: str = "en", flag: Mapping[str, Any] | None = None) -> str:
+    # A flag is left to the page, which shows its words: no move of this game has a
+    # place on the board that would say more.
     say = words(WORDS, lang)
     count = state.kit.tail + 1
     per_row = max(6, round(math.sqrt(count * 1.6)))  # a little wider than high
