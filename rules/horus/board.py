@@ -1,0 +1,156 @@
+"""The layout of a Horus game: which tile lies where, what touches what, the regions,
+the river's ends, and whether a placement would block an end.
+
+Everything here is the table alone: the camera's tiles decide it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+from rules.horus.geometry import (
+    ADJACENT_OFFSETS,
+    CORNER_OFFSETS,
+    FULL_EDGE_OFFSETS,
+    Cell,
+    Pos,
+    cells,
+    neighbours,
+    overlapping,
+)
+from rules.horus.model import NOT_LAND, WATER, Tile
+
+
+@dataclass(frozen=True)
+class Region:
+    """A group of adjacent terrain tiles of one kind ("Die Regionen")."""
+
+    terrain: str
+    tiles: tuple[Pos, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.tiles)
+
+
+class Layout:
+    """The tiles of one state, indexed."""
+
+    def __init__(self, tiles: Iterable[Tile]) -> None:
+        self.kind: dict[Pos, str] = {tile.at: tile.kind for tile in tiles}
+        self.cell_owner: dict[Cell, Pos] = {
+            cell: at for at in self.kind for cell in cells(at)
+        }
+
+    # -- contact ----------------------------------------------------------------------
+
+    def overlaps(self, at: Pos) -> tuple[Pos, ...]:
+        """The tiles a tile at ``at`` would overlap."""
+        return tuple(p for p in overlapping(at) if p in self.kind)
+
+    def is_free(self, at: Pos) -> bool:
+        return not any(cell in self.cell_owner for cell in cells(at))
+
+    def touching(self, at: Pos) -> tuple[Pos, ...]:
+        """The tiles adjacent to a tile at ``at`` (at least half an edge shared)."""
+        return tuple(
+            p for dx, dy in ADJACENT_OFFSETS if (p := Pos(at.x + dx, at.y + dy)) in self.kind
+        )
+
+    def corner_touching(self, at: Pos) -> tuple[Pos, ...]:
+        return tuple(
+            p for dx, dy in CORNER_OFFSETS if (p := Pos(at.x + dx, at.y + dy)) in self.kind
+        )
+
+    @cached_property
+    def candidates(self) -> tuple[Pos, ...]:
+        """Every free position adjacent to a tile, in a stable order."""
+        found = {p for at in self.kind for p in neighbours(at) if self.is_free(p)}
+        return tuple(sorted(found, key=lambda p: (p.y, p.x)))
+
+    @cached_property
+    def water(self) -> tuple[Pos, ...]:
+        return tuple(sorted((at for at, k in self.kind.items() if k in WATER),
+                            key=lambda p: (p.y, p.x)))  # fmt: skip
+
+    @cached_property
+    def ends(self) -> tuple[Pos, ...]:
+        return tuple(sorted((at for at, k in self.kind.items() if k == "end"),
+                            key=lambda p: (p.y, p.x)))  # fmt: skip
+
+    @cached_property
+    def at_river(self) -> tuple[Pos, ...]:
+        """Free positions adjacent to a water tile."""
+        water = set(self.water)
+        return tuple(p for p in self.candidates if any(t in water for t in self.touching(p)))
+
+    def touches_water(self, at: Pos) -> bool:
+        return any(self.kind[p] in WATER for p in self.touching(at))
+
+    # -- the river's ends ---------------------------------------------------------------
+
+    def blocked_ends(
+        self,
+        added: Iterable[Pos] = (),
+        removed: Iterable[Pos] = (),
+        ends: Iterable[Pos] | None = None,
+        full_edge: bool = False,
+    ) -> tuple[Pos, ...]:
+        """The river ends that would have no free adjacent position once tiles are laid
+        at ``added`` and taken from ``removed`` (NOTES.md §3, Blocking a river end);
+        ``ends`` are the ends' positions afterwards (default: as now). ``full_edge``:
+        only a free position sharing a whole edge with the end keeps it open (option
+        ``end_room``)."""
+        added = tuple(added)
+        removed = set(removed)
+        taken = {cell for at in added for cell in cells(at)}
+        gone = {cell for at in removed for cell in cells(at)}
+
+        def occupied(cell: Cell) -> bool:
+            return cell in taken or (cell in self.cell_owner and cell not in gone)
+
+        offsets = FULL_EDGE_OFFSETS if full_edge else ADJACENT_OFFSETS
+        blocked = []
+        for end in self.ends if ends is None else ends:
+            around = (Pos(end.x + dx, end.y + dy) for dx, dy in offsets)
+            if all(any(occupied(c) for c in cells(p)) for p in around):
+                blocked.append(end)
+        return tuple(blocked)
+
+    # -- regions ------------------------------------------------------------------------
+
+    @cached_property
+    def regions(self) -> tuple[Region, ...]:
+        """Every region, in a stable order (by its first tile)."""
+        land = {at: k for at, k in self.kind.items() if k not in NOT_LAND}
+        seen: set[Pos] = set()
+        found = []
+        for at in sorted(land, key=lambda p: (p.y, p.x)):
+            if at in seen:
+                continue
+            group, stack = [], [at]
+            seen.add(at)
+            while stack:
+                here = stack.pop()
+                group.append(here)
+                for p in self.touching(here):
+                    if p not in seen and land.get(p) == land[at]:
+                        seen.add(p)
+                        stack.append(p)
+            found.append(Region(land[at], tuple(sorted(group, key=lambda p: (p.y, p.x)))))
+        return tuple(found)
+
+    @cached_property
+    def region_of(self) -> dict[Pos, int]:
+        return {at: i for i, region in enumerate(self.regions) for at in region.tiles}
+
+    @cached_property
+    def at_water(self) -> frozenset[int]:
+        """The regions bordering the river (a tile of them adjacent to a water tile)."""
+        return frozenset(
+            i
+            for i, region in enumerate(self.regions)
+            if any(self.touches_water(at) for at in region.tiles)
+        )
