@@ -51,12 +51,20 @@ class Layout:
         return tuple(p for p in overlapping(at) if p in self.kind)
 
     def is_free(self, at: Pos) -> bool:
-        return not any(cell in self.cell_owner for cell in cells(at))
+        owner = self.cell_owner
+        x, y = at
+        return not (
+            (x, y) in owner or (x + 1, y) in owner or (x, y + 1) in owner
+            or (x + 1, y + 1) in owner
+        )  # fmt: skip
 
     def touching(self, at: Pos) -> tuple[Pos, ...]:
         """The tiles adjacent to a tile at ``at`` (at least half an edge shared)."""
+        kind = self.kind
+        x, y = at
+        # Plain tuples hash and compare as the Pos keys do.
         return tuple(
-            p for dx, dy in ADJACENT_OFFSETS if (p := Pos(at.x + dx, at.y + dy)) in self.kind
+            Pos(*p) for dx, dy in ADJACENT_OFFSETS if (p := (x + dx, y + dy)) in kind
         )
 
     def corner_touching(self, at: Pos) -> tuple[Pos, ...]:
@@ -67,8 +75,13 @@ class Layout:
     @cached_property
     def candidates(self) -> tuple[Pos, ...]:
         """Every free position adjacent to a tile, in a stable order."""
-        found = {p for at in self.kind for p in neighbours(at) if self.is_free(p)}
-        return tuple(sorted(found, key=lambda p: (p.y, p.x)))
+        found = set()
+        for x, y in self.kind:
+            for dx, dy in ADJACENT_OFFSETS:
+                p = (x + dx, y + dy)
+                if p not in found and self.is_free(p):
+                    found.add(p)
+        return tuple(Pos(*p) for p in sorted(found, key=lambda p: (p[1], p[0])))
 
     @cached_property
     def water(self) -> tuple[Pos, ...]:
@@ -83,13 +96,36 @@ class Layout:
     @cached_property
     def at_river(self) -> tuple[Pos, ...]:
         """Free positions adjacent to a water tile."""
-        water = set(self.water)
-        return tuple(p for p in self.candidates if any(t in water for t in self.touching(p)))
+        near = {(x + dx, y + dy) for x, y in self.water for dx, dy in ADJACENT_OFFSETS}
+        return tuple(p for p in self.candidates if p in near)
+
+    @cached_property
+    def land_at_water(self) -> frozenset[Pos]:
+        """The tiles that are no water but touch it."""
+        return frozenset(
+            at for at, k in self.kind.items() if k not in WATER and self.touches_water(at)
+        )
 
     def touches_water(self, at: Pos) -> bool:
         return any(self.kind[p] in WATER for p in self.touching(at))
 
     # -- the river's ends ---------------------------------------------------------------
+
+    def room_around_ends(self, full_edge: bool) -> dict[Pos, tuple[Pos, ...]]:
+        """For each end, the free positions that touch it (along a whole edge only, with
+        ``full_edge``): the end is blocked once a new tile overlaps all of them."""
+        key = "room_full" if full_edge else "room_half"
+        found = self.__dict__.get(key)
+        if found is None:
+            offsets = FULL_EDGE_OFFSETS if full_edge else ADJACENT_OFFSETS
+            found = {
+                end: tuple(
+                    p for dx, dy in offsets if self.is_free(p := Pos(end.x + dx, end.y + dy))
+                )
+                for end in self.ends
+            }
+            self.__dict__[key] = found
+        return found
 
     def blocked_ends(
         self,

@@ -31,7 +31,7 @@ from rules.horus.model import (
     MoveStone,
     PlayCard,
     PlayNile,
-    RemoveTemple,
+    SetAside,
     ReplaceEnd,
     SetStone,
     SkipStone,
@@ -205,15 +205,16 @@ class Horus(Game[HorusState, HorusMove, HorusKit]):
         phase = state.phase
         if isinstance(move, Lay | ReplaceEnd):
             return self._tile_problem(state, move)
-        if isinstance(move, RemoveTemple):
-            if "temple" not in rules_.bag_kinds_possible(state):
-                return Problem("horus.temple-remove", "the tile drawn from the bag is no temple")
-            if rules_.lay_moves(state, "temple", []):
-                first = rules_.lay_moves(state, "temple", [])[0]
+        if isinstance(move, SetAside):
+            kinds = rules_.bag_kinds_possible(state)
+            placeable = [k for k in kinds if rules_.bag_moves(state, k, []) != [move]]
+            if len(placeable) == len(kinds):
+                first = rules_.bag_moves(state, placeable[0], [])[0]
+                shown = first.at if isinstance(first, Lay) else first.to
                 return Problem(
-                    "horus.temple-remove",
-                    f"the temple can be laid (at {first.at}): it leaves the game only when it "
-                    "cannot",
+                    "horus.set-aside",
+                    f"the {placeable[0] if len(kinds) == 1 else 'bag'} tile can be laid (at "
+                    f"{shown}): a tile leaves the game only when it cannot",
                 )
             return None
         if isinstance(move, PlayCard):
@@ -294,7 +295,11 @@ class Horus(Game[HorusState, HorusMove, HorusKit]):
     # -- play -----------------------------------------------------------------------
 
     def apply(self, state: HorusState, move: HorusMove) -> HorusState:
-        return turns.apply(state, move)
+        after = turns.apply(state, move)
+        if after.tiles is state.tiles and "layout" in state.__dict__:
+            # The same tiles: the layout worked out for them serves the new state too.
+            after.__dict__["layout"] = state.layout
+        return after
 
     # -- reports --------------------------------------------------------------------
 
@@ -393,7 +398,7 @@ class Horus(Game[HorusState, HorusMove, HorusKit]):
             ends = list(layout.ends) or [pos()]
             return ReplaceEnd(player, rng.choice([*ends, pos()]), pos())
         if roll < 0.6:
-            return RemoveTemple(player)
+            return SetAside(player)
         if roll < 0.7:
             return PlayCard(player, rng.choice([*kit.card_names, None]))
         if roll < 0.75:

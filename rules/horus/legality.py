@@ -24,7 +24,7 @@ from rules.horus.model import (
     MoveStone,
     PlayCard,
     PlayNile,
-    RemoveTemple,
+    SetAside,
     ReplaceEnd,
     SetStone,
     SkipStone,
@@ -45,7 +45,7 @@ DUE = {
 MOVE_PHASES: dict[type, tuple[str, ...]] = {
     Lay: ("bag-tile", "river-stack", "stack-tile", "nile-tiles"),
     ReplaceEnd: ("bag-tile", "river-stack", "stack-tile", "nile-tiles"),
-    RemoveTemple: ("bag-tile",),
+    SetAside: ("bag-tile",),
     PlayCard: ("card",),
     PlayNile: ("card",),
     SetStone: ("stone",),
@@ -137,7 +137,18 @@ def block_problem(
     if not any(_near(added, end) for end in after):
         return None
     full = state.options["end_room"] == "full-edge"
-    blocked = layout.blocked_ends(added=(added,), ends=after, full_edge=full)
+    if ends is None:
+        # The ends stay where they are: blocked when the new tile overlaps every free
+        # place beside one of them.
+        x, y = added
+        room = layout.room_around_ends(full)
+        blocked = tuple(
+            end
+            for end in after
+            if all(abs(p.x - x) < 2 and abs(p.y - y) < 2 for p in room[end])
+        )
+    else:
+        blocked = layout.blocked_ends(added=(added,), ends=after, full_edge=full)
     if blocked:
         return Problem(
             "horus.river-end-blocked",
@@ -198,13 +209,17 @@ def replace_problem(state: HorusState, end: Pos, to: Pos, from_bag: bool) -> Pro
 
 def lay_moves(state: HorusState, tile: str, refused: list[Pos]) -> list[HorusMove]:
     """Every legal lay of ``tile``; positions refused for blocking an end go to
-    ``refused``."""
+    ``refused``. The places listed are free and touch a tile already, so only the
+    tile's own rules and the ends are checked here."""
     layout = state.layout
     seat = state.seat
     places = layout.at_river if tile in ("river", "temple") else layout.candidates
     moves: list[HorusMove] = []
     for at in places:
-        problem = lay_problem(state, tile, at)
+        if tile == "temple":
+            problem = lay_problem(state, tile, at)
+        else:
+            problem = block_problem(state, at)
         if problem is None:
             moves.append(Lay(seat, tile, at))
         elif problem.rule == "horus.river-end-blocked":
@@ -237,13 +252,16 @@ def river_stack_moves(state: HorusState, refused: list[Pos]) -> list[HorusMove]:
 
 
 def bag_moves(state: HorusState, kind: str, refused: list[Pos]) -> list[HorusMove]:
-    """The bag tile: a terrain anywhere, the temple at the river alone (or out of the
-    game), a river tile in an end's place (laid at the river when no end can move)."""
+    """The bag tile: a terrain anywhere, the temple at the river alone, a river tile in
+    an end's place (laid at the river when no end can move); a tile with no legal place
+    at all leaves the game."""
     if kind == "temple":
-        return lay_moves(state, "temple", refused) or [RemoveTemple(state.seat)]
-    if kind == "river":
-        return replace_moves(state, True, refused) or lay_moves(state, "river", refused)
-    return lay_moves(state, kind, refused)
+        moves = lay_moves(state, "temple", refused)
+    elif kind == "river":
+        moves = replace_moves(state, True, refused) or lay_moves(state, "river", refused)
+    else:
+        moves = lay_moves(state, kind, refused)
+    return moves or [SetAside(state.seat)]
 
 
 # -- stones ---------------------------------------------------------------------------

@@ -80,8 +80,10 @@ class ReplaceEnd(PlayerMove):
 
 
 @dataclass(frozen=True)
-class RemoveTemple(PlayerMove):
-    """The temple drawn from the bag cannot be laid by its rule: it leaves the game."""
+class SetAside(PlayerMove):
+    """The tile drawn from the bag cannot be laid by its rules: it leaves the game (the
+    temple, "wird er aus dem Spiel genommen"; by the same token a river tile for which
+    no place would leave both river ends free)."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ HorusMove = (
     | DrawCard
     | Lay
     | ReplaceEnd
-    | RemoveTemple
+    | SetAside
     | PlayCard
     | PlayNile
     | SetStone
@@ -160,7 +162,8 @@ class HorusState:
     ``in_hand`` the bag tile drawn and not yet laid (``"?"`` in the table view), ``card``
     the card played this turn (a name, ``"nile"``, ``"?"`` unknown), ``nile_tiles`` the
     river/necropolis tiles the Nile card still lays, ``laid`` what the turn's card tile
-    was (for the table view's notes). ``pending`` lists seats owed a card, front first;
+    was (for the table view's notes). ``aside`` lists bag tiles that could not be laid
+    and left the game. ``pending`` lists seats owed a card, front first;
     ``turns`` counts finished turns. ``unchecked`` records what the table view could not
     check.
     """
@@ -184,6 +187,7 @@ class HorusState:
     nile_tiles: int = 0
     laid: str | None = None
     pending: tuple[int, ...] = ()
+    aside: tuple[str, ...] = ()
     turns: int = 0
     finished: bool = False
     unchecked: tuple[str, ...] = ()

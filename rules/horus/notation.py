@@ -23,7 +23,7 @@ from rules.horus.model import (
     MoveStone,
     PlayCard,
     PlayNile,
-    RemoveTemple,
+    SetAside,
     ReplaceEnd,
     SetStone,
     SkipStone,
@@ -34,13 +34,13 @@ from rules.horus.options import OPTION_SPECS
 
 FIELDS = ("notation", "game", "view", "players", "options", "kit", "tiles", "stones", "bag",
           "stacks", "hands", "pile", "discards", "nile", "seat", "phase", "in_hand", "card",
-          "nile_tiles", "laid", "pending", "turns", "finished", "unchecked")  # fmt: skip
+          "nile_tiles", "laid", "pending", "aside", "turns", "finished", "unchecked")  # fmt: skip
 MOVE_FIELDS = {
     "draw-tile": ("type", "tile"),
     "draw-card": ("type", "card"),
     "lay": ("type", "player", "tile", "at"),
     "replace-end": ("type", "player", "end", "to"),
-    "remove-temple": ("type", "player"),
+    "set-aside": ("type", "player"),
     "play-card": ("type", "player", "card"),
     "play-nile": ("type", "player"),
     "set-stone": ("type", "player", "at"),
@@ -75,8 +75,8 @@ def move_to_json(move: HorusMove) -> dict[str, Any]:
         data |= {"type": "lay", "tile": move.tile, "at": list(move.at)}
     elif isinstance(move, ReplaceEnd):
         data |= {"type": "replace-end", "end": list(move.end), "to": list(move.to)}
-    elif isinstance(move, RemoveTemple):
-        data |= {"type": "remove-temple"}
+    elif isinstance(move, SetAside):
+        data |= {"type": "set-aside"}
     elif isinstance(move, PlayCard):
         data |= {"type": "play-card", "card": move.card}
     elif isinstance(move, PlayNile):
@@ -110,8 +110,8 @@ def move_from_json(data: Any, where: str = "move") -> HorusMove:
     if kind == "replace-end":
         end = read_pos(data["end"], n.join(where, "end"))
         return ReplaceEnd(player, end, read_pos(data["to"], n.join(where, "to")))
-    if kind == "remove-temple":
-        return RemoveTemple(player)
+    if kind == "set-aside":
+        return SetAside(player)
     if kind == "play-card":
         card = data["card"]
         return PlayCard(player, None if card is None else n.text(card, n.join(where, "card")))
@@ -153,6 +153,7 @@ def state_to_json(state: HorusState) -> dict[str, Any]:
         "nile_tiles": state.nile_tiles,
         "laid": state.laid,
         "pending": list(state.pending),
+        "aside": list(state.aside),
         "turns": state.turns,
         "finished": state.finished,
         "unchecked": list(state.unchecked),
@@ -235,6 +236,10 @@ def state_from_json(data: Any) -> HorusState:
         nile_tiles=n.integer(data["nile_tiles"], "nile_tiles", 0, 2),
         laid=laid,
         pending=pending,
+        aside=tuple(
+            n.text(v, f"aside[{i}]", kit.bag_kinds)
+            for i, v in enumerate(n.array(data["aside"], "aside"))
+        ),
         turns=n.integer(data["turns"], "turns", 0),
         finished=n.boolean(data["finished"], "finished"),
         unchecked=tuple(
@@ -297,7 +302,9 @@ def _check_counts(state: HorusState) -> None:
     has set more stones than it owns."""
     kit = state.kit
     on_table = Counter(t.kind for t in state.tiles)
+    # A tile in hand or set aside is out of the bag and not on the table.
     in_hand = Counter([state.in_hand] if state.in_hand not in (None, UNKNOWN) else [])
+    in_hand.update(state.aside)
     for i, terrain in enumerate(kit.terrains):
         bag, stack = state.bag[i], state.stacks[i]
         if bag > terrain.bag or stack > terrain.stack:

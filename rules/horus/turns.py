@@ -11,7 +11,7 @@ from dataclasses import replace
 from rules.core import View
 from rules.horus.geometry import Pos
 from rules.horus.kit import ANY
-from rules.horus.legality import card_of, stack_choices
+from rules.horus.legality import bag_kinds_possible, bag_moves, card_of, stack_choices
 from rules.horus.model import (
     NILE,
     UNKNOWN,
@@ -23,7 +23,7 @@ from rules.horus.model import (
     MoveStone,
     PlayCard,
     PlayNile,
-    RemoveTemple,
+    SetAside,
     ReplaceEnd,
     SetStone,
     SkipStone,
@@ -165,8 +165,10 @@ def replace_end(state: HorusState, move: ReplaceEnd) -> HorusState:
     return _after_tile(after, state.phase, "river")
 
 
-def remove_temple(state: HorusState, move: RemoveTemple) -> HorusState:
-    return settle(replace(_take_from_bag(state, "temple"), phase="card"))
+def set_aside(state: HorusState, move: SetAside) -> HorusState:
+    kinds = [k for k in bag_kinds_possible(state) if bag_moves(state, k, []) == [move]]
+    state = _take_from_bag(state, kinds[0])
+    return settle(replace(state, phase="card", aside=(*state.aside, kinds[0])))
 
 
 def _after_tile(state: HorusState, phase: str, tile: str) -> HorusState:
@@ -319,8 +321,8 @@ def apply(state: HorusState, move: HorusMove) -> HorusState:
         return lay(state, move)
     if isinstance(move, ReplaceEnd):
         return replace_end(state, move)
-    if isinstance(move, RemoveTemple):
-        return remove_temple(state, move)
+    if isinstance(move, SetAside):
+        return set_aside(state, move)
     if isinstance(move, PlayCard):
         return play_card(state, move)
     if isinstance(move, PlayNile):

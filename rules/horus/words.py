@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.horus import scoring as counting
-from rules.horus.geometry import cells
+from rules.horus.geometry import ADJACENT_OFFSETS, cells
 from rules.horus.kit import ANY, Card
 from rules.horus.model import (
     UNKNOWN,
@@ -19,7 +19,7 @@ from rules.horus.model import (
     MoveStone,
     PlayCard,
     PlayNile,
-    RemoveTemple,
+    SetAside,
     ReplaceEnd,
     SetStone,
     SkipStone,
@@ -109,10 +109,13 @@ def describe(state: HorusState, move: HorusMove, lang: str = "en") -> str:
                     f"das Flussende neu bei {move.to} an.")  # fmt: skip
         return (f"{who} lays a river tile in place of the river end at {move.end} and lays "
                 f"the end again at {move.to}.")  # fmt: skip
-    if isinstance(move, RemoveTemple):
+    if isinstance(move, SetAside):
+        tile = state.in_hand if state.in_hand != UNKNOWN else None
         if de:
-            return f"Der Horustempel kann nicht angelegt werden: {who} nimmt ihn aus dem Spiel."
-        return f"The temple cannot be laid: {who.lower()} takes it out of the game."
+            what = tile_name(state, tile, de) if tile else "das Plättchen aus dem Beutel"
+            return f"{who} kann {what} nicht anlegen und nimmt es aus dem Spiel."
+        what = tile_name(state, tile, de) if tile else "the tile from the bag"
+        return f"{who} cannot lay {what} and takes it out of the game."
     if isinstance(move, PlayCard):
         if move.card is None:
             if de:
@@ -147,7 +150,7 @@ def describe(state: HorusState, move: HorusMove, lang: str = "en") -> str:
 def situations(game: Horus, state: HorusState, move: HorusMove) -> tuple[str, ...]:
     """Labels for a legal move: ``draw-tile``, ``draw-card``, ``card-given-up`` (a card
     of an emptied terrain drawn and replaced), ``lay-terrain``, ``lay-river``,
-    ``lay-necropolis``, ``lay-temple``, ``river-end-replaced``, ``temple-removed``,
+    ``lay-necropolis``, ``lay-temple``, ``river-end-replaced``, ``tile-set-aside``,
     ``river-end-block-refused`` (a place was refused here for blocking a river end),
     ``stack-emptied``, ``card``, ``question-terrain``, ``question-number``,
     ``nile-card``, ``stone``, ``first-round-stone``, ``stone-moved``, ``stone-skipped``;
@@ -174,8 +177,8 @@ def situations(game: Horus, state: HorusState, move: HorusMove) -> tuple[str, ..
             stack = "river" if tile in ("river", "necropolis") else tile
             if state.stack(stack) == 1:
                 labels.append("stack-emptied")
-    elif isinstance(move, RemoveTemple):
-        labels.append("temple-removed")
+    elif isinstance(move, SetAside):
+        labels.append("tile-set-aside")
     elif isinstance(move, PlayCard):
         labels.append("card")
         if move.card is not None:
@@ -217,22 +220,23 @@ def playout_weights(state: HorusState, moves: tuple[HorusMove, ...]) -> tuple[fl
     terrain tiles join their own kind or the temple, as players seeking islands, big
     regions and the temple's double would; uniform choice would scatter tiles."""
     layout = state.layout
+    kind = layout.kind
+    wrapping = layout.land_at_water
+    terrain = state.kit.terrain
+    offsets = ADJACENT_OFFSETS
     weights = []
     for move in moves:
         if isinstance(move, Lay | ReplaceEnd):
-            at = move.at if isinstance(move, Lay) else move.to
+            x, y = move.at if isinstance(move, Lay) else move.to
             tile = move.tile if isinstance(move, Lay) else "river"
-            touching = [layout.kind[p] for p in layout.touching(at)]
+            around = [(x + dx, y + dy) for dx, dy in offsets]
             if tile == "river":
-                wrapped = sum(
-                    1
-                    for p in layout.touching(at)
-                    if layout.kind[p] in state.kit.terrain and layout.touches_water(p)
-                )
+                wrapped = sum(1 for p in around if p in wrapping)
                 weights.append(1.0 + 4.0 * wrapped)
-            elif tile in state.kit.terrain:
-                same = sum(1 for kind in touching if kind == tile)
-                weights.append(1.0 + 2.0 * same + 4.0 * ("temple" in touching))
+            elif tile in terrain:
+                same = sum(1 for p in around if kind.get(p) == tile)
+                temple = any(kind.get(p) == "temple" for p in around)
+                weights.append(1.0 + 4.0 * same + 4.0 * temple)
             else:
                 weights.append(1.0)
         else:
