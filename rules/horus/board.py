@@ -40,9 +40,7 @@ class Layout:
 
     def __init__(self, tiles: Iterable[Tile]) -> None:
         self.kind: dict[Pos, str] = {tile.at: tile.kind for tile in tiles}
-        self.cell_owner: dict[Cell, Pos] = {
-            cell: at for at in self.kind for cell in cells(at)
-        }
+        self.cell_owner: dict[Cell, Pos] = {cell: at for at in self.kind for cell in cells(at)}
 
     # -- contact ----------------------------------------------------------------------
 
@@ -63,9 +61,7 @@ class Layout:
         kind = self.kind
         x, y = at
         # Plain tuples hash and compare as the Pos keys do.
-        return tuple(
-            Pos(*p) for dx, dy in ADJACENT_OFFSETS if (p := (x + dx, y + dy)) in kind
-        )
+        return tuple(Pos(*p) for dx, dy in ADJACENT_OFFSETS if (p := (x + dx, y + dy)) in kind)
 
     def corner_touching(self, at: Pos) -> tuple[Pos, ...]:
         return tuple(

@@ -244,7 +244,8 @@ class Horus(Game[HorusState, HorusMove, HorusKit]):
                 if state.in_hand == UNKNOWN:
                     return Problem("horus.bag-tile", f"the bag holds no {tile} tile any more")
                 return Problem(
-                    "horus.bag-tile", f"the tile drawn from the bag is a {state.in_hand}, not {tile}"
+                    "horus.bag-tile",
+                    f"the tile drawn from the bag is a {state.in_hand}, not {tile}",
                 )
             if isinstance(move, Lay) and tile == "river":
                 if rules_.replace_moves(state, True, []):

@@ -257,9 +257,7 @@ def kit_from_json(data: Any) -> HorusKit:
         cards.append((card, whole(entry["count"], f"{where}.count", 1, 999)))
     listed = sum(count for _, count in cards)
     if listed != horus_cards:
-        raise fail(
-            "cards", f"the card kinds count {listed} cards, not horus_cards = {horus_cards}"
-        )
+        raise fail("cards", f"the card kinds count {listed} cards, not horus_cards = {horus_cards}")
     if horus_cards < 4 * hand:
         raise fail("horus_cards", f"too few to deal {hand} cards to four players", horus_cards)
     return HorusKit(

@@ -143,9 +143,7 @@ def block_problem(
         x, y = added
         room = layout.room_around_ends(full)
         blocked = tuple(
-            end
-            for end in after
-            if all(abs(p.x - x) < 2 and abs(p.y - y) < 2 for p in room[end])
+            end for end in after if all(abs(p.x - x) < 2 and abs(p.y - y) < 2 for p in room[end])
         )
     else:
         blocked = layout.blocked_ends(added=(added,), ends=after, full_edge=full)
@@ -177,9 +175,7 @@ def lay_problem(state: HorusState, tile: str, at: Pos) -> Problem | None:
                 "touches the river only",
             )
     if tile == "river" and not layout.touches_water(at):
-        return Problem(
-            "horus.river-touch", f"a river tile at {at} would not touch the river"
-        )
+        return Problem("horus.river-touch", f"a river tile at {at} would not touch the river")
     return block_problem(state, at)
 
 
@@ -189,7 +185,9 @@ def replace_problem(state: HorusState, end: Pos, to: Pos, from_bag: bool) -> Pro
     layout = state.layout
     if layout.kind.get(end) != "end":
         found = " and ".join(str(e) for e in layout.ends)
-        return Problem("horus.river-replace-end", f"no river end lies at {end}; the ends lie at {found}")
+        return Problem(
+            "horus.river-replace-end", f"no river end lies at {end}; the ends lie at {found}"
+        )
     problem = contact_problem(state, to)
     if problem is not None:
         return problem
@@ -200,9 +198,7 @@ def replace_problem(state: HorusState, end: Pos, to: Pos, from_bag: bool) -> Pro
                 f"the river end goes beside the river tile just laid at {end}, not at {to}",
             )
     elif not layout.touches_water(to):
-        return Problem(
-            "horus.end-attach", f"the river end at {to} would not touch the river"
-        )
+        return Problem("horus.end-attach", f"the river end at {to} would not touch the river")
     other = tuple(e for e in layout.ends if e != end)
     return block_problem(state, to, (*other, to))
 
@@ -334,7 +330,9 @@ def move_stone_problem(state: HorusState, source: Pos, to: Pos) -> Problem | Non
         return problem
     target = layout.region_of[to]
     if target == start:
-        return Problem("horus.nile-stone", f"{to} lies in the stone's own region: it moves to another")
+        return Problem(
+            "horus.nile-stone", f"{to} lies in the stone's own region: it moves to another"
+        )
     if target not in layout.at_water:
         return Problem("horus.nile-stone", f"the region at {to} does not border the river")
     region = layout.regions[target]

@@ -175,8 +175,7 @@ def state_from_json(data: Any) -> HorusState:
     for i, raw in enumerate(hands_raw):
         where = f"hands[{i}]"
         hand = tuple(
-            n.text(v, n.join(where, j), kit.card_names)
-            for j, v in enumerate(n.array(raw, where))
+            n.text(v, n.join(where, j), kit.card_names) for j, v in enumerate(n.array(raw, where))
         )
         if len(hand) > kit.hand:
             raise NotationError(where, f"a hand holds at most {kit.hand} cards", len(hand))

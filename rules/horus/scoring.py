@@ -146,8 +146,13 @@ def breakdown(state: HorusState) -> dict[str, Any]:
                 "seat": seat,
                 "score": scores[seat],
                 "regions": [
-                    {"region": i, "terrain": r.terrain, "size": r.size, "value": r.value,
-                     "shared": len(r.controllers) > 1}  # fmt: skip
+                    {
+                        "region": i,
+                        "terrain": r.terrain,
+                        "size": r.size,
+                        "value": r.value,
+                        "shared": len(r.controllers) > 1,
+                    }  # fmt: skip
                     for i, r in enumerate(regions)
                     if seat in r.controllers
                 ],

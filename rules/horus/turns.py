@@ -209,9 +209,7 @@ def play_card(state: HorusState, move: PlayCard) -> HorusState:
 
 def play_nile(state: HorusState, move: PlayNile) -> HorusState:
     nile = tuple(held and seat != move.player for seat, held in enumerate(state.nile))
-    return settle(
-        replace(state, nile=nile, card=NILE, nile_tiles=NILE_TILES, phase="nile-tiles")
-    )
+    return settle(replace(state, nile=nile, card=NILE, nile_tiles=NILE_TILES, phase="nile-tiles"))
 
 
 def set_stone(state: HorusState, move: SetStone) -> HorusState:
@@ -302,9 +300,7 @@ def _card_note(state: HorusState, stone_size: int | None) -> str:
                 continue
         fits.append(name)
     tile = f"the {laid} tile" if laid else "no tile"
-    stone = (
-        "no stone" if stone_size is None else f"a stone on a region of {stone_size}"
-    )
+    stone = "no stone" if stone_size is None else f"a stone on a region of {stone_size}"
     return (
         f"turn {state.turns + 1}: the card seat {state.seat} played was not seen; {tile} and "
         f"{stone} fit {', '.join(fits) or 'no card of the kit'} (whether seat {state.seat} "
