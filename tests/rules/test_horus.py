@@ -304,3 +304,181 @@ def test_option_end_room_full_edge_counts_only_places_along_a_whole_edge():
     strict = position(tiles, phase="bag-tile", in_hand="desert", options={"end_room": "full-edge"})
     refused(strict, Lay(0, "desert", Pos(1, -3)), "horus.river-end-blocked",
             "would block the river end at 2,0")  # fmt: skip
+
+
+# -- the Nile card --------------------------------------------------------------------
+
+#: Regions at the river: a desert above the pyramid, hills below it; a farmland above the
+#: desert that does not touch the river; six hills at the river on the right.
+NILE_LAYOUT = [(0, 2, "desert"), (0, -2, "hills"), (0, 4, "farmland"),
+               *((x, -1, "swamp") for x in range(4, 16, 2))]  # fmt: skip
+
+
+@pytest.mark.cites(RULEBOOK, NILKARTE, "§3 rule 7")
+def test_the_nile_card_lays_two_river_necropolis_tiles_then_moves_a_stone():
+    state = position(NILE_LAYOUT, [(0, 2, 0), (0, -2, 1)], phase="card", hands=[HAND, []])
+    state = HORUS.play(state, PlayNile(0))
+    assert (state.phase, state.nile_tiles, state.nile) == ("nile-tiles", 2, (False, True))
+    state = play(state, Lay(0, "river", Pos(-2, -2)), Lay(0, "necropolis", Pos(-4, 0)))
+    assert state.phase == "nile-stone"
+    refused(state, MoveStone(0, Pos(0, -2), Pos(0, 4)), "horus.nile-stone", "no stone of seat 0")
+    refused(state, MoveStone(0, Pos(0, 2), Pos(0, 4)), "horus.nile-stone",
+            "region at 0,4 does not border the river")  # fmt: skip
+    refused(state, SkipStone(0), "horus.stone-skip", "can still be moved")
+    # Into a region of six with a free tile (NOTES.md §3: the stone may enter it).
+    after = HORUS.play(state, MoveStone(0, Pos(0, 2), Pos(6, -1)))
+    assert [(s.at, s.player) for s in after.stones] == [(Pos(0, -2), 1), (Pos(6, -1), 0)]
+    assert after.seat == 1 and after.hands[0] == tuple(HAND)  # no card to draw
+
+
+@pytest.mark.cites(RULEBOOK, NILKARTE, "§3 rule 7")
+def test_the_nile_card_is_played_once_a_game():
+    state = position(phase="card", hands=[HAND, []], nile=(False, True))
+    refused(state, PlayNile(0), "horus.nile-once", "seat 0 has played its Nile card already")
+    assert PlayNile(0) not in HORUS.legal_moves(state)
+
+
+@pytest.mark.cites(RULEBOOK, A4, "§3 Ambiguities: Nile-card turn")
+def test_option_nile_stone_up_to_five_keeps_the_stone_out_of_big_regions():
+    options = {"nile_stone": "up-to-five"}
+    state = position(NILE_LAYOUT, [(0, 2, 0)], phase="nile-stone", card="nile", options=options)
+    refused(state, MoveStone(0, Pos(0, 2), Pos(6, -1)), "horus.stone-six", "has 6 tiles")
+    assert HORUS.play(state, MoveStone(0, Pos(0, 2), Pos(0, -2))).seat == 1
+
+
+# -- the temple -----------------------------------------------------------------------
+
+
+@pytest.mark.cites(RULEBOOK, TEMPEL, "§3 rule 8")
+def test_the_temple_touches_the_river_and_no_land():
+    state = position([(0, 2, "desert")], phase="bag-tile", in_hand="temple")
+    refused(state, Lay(0, "temple", Pos(0, 4)), "horus.temple-river", "would not touch the river")
+    refused(state, Lay(0, "temple", Pos(-2, 2)), "horus.temple-land", "touch the desert at 0,2")
+    refused(state, SetAside(0), "horus.set-aside", "can be laid")
+    after = HORUS.play(state, Lay(0, "temple", Pos(0, -2)))
+    assert after.layout.kind[Pos(0, -2)] == "temple"
+    # Later tiles may be laid at the temple (Beispiel 6, F).
+    later = replace(after, phase="bag-tile", in_hand="desert", bag=after.bag)
+    later = position([(0, 2, "desert"), (0, -2, "temple")], phase="bag-tile", in_hand="desert")
+    assert HORUS.play(later, Lay(0, "desert", Pos(0, -4))).phase == "card"
+
+
+@pytest.mark.cites(RULEBOOK, TEMPEL, "§3 rule 8")
+def test_a_temple_with_no_place_leaves_the_game():
+    state = position(RING, phase="bag-tile", in_hand="temple")
+    assert HORUS.legal_moves(state) == (SetAside(0),)
+    after = HORUS.play(state, SetAside(0))
+    assert after.aside == ("temple",) and after.phase == "card"
+    assert "temple" not in after.layout.kind.values()
+
+
+# -- a stack runs out; the end ----------------------------------------------------------
+
+
+@pytest.mark.cites(RULEBOOK, ENDE, "§3 rule 11")
+def test_an_emptied_terrain_stack_takes_its_cards_from_every_hand():
+    hands = [["desert/1", "hills/2", "farmland/2", "swamp/2"],
+             ["desert/2", "desert/4", "hills/3", "swamp/5", "?/?"]]  # fmt: skip
+    state = position(DESERT_ROW, phase="stack-tile", card="desert/3", hands=hands,
+                     stacks={"desert": 1})  # fmt: skip
+    after = HORUS.play(state, Lay(0, "desert", Pos(10, 4)))
+    assert after.exhausted == ("desert",)
+    assert after.hands == (("hills/2", "farmland/2", "swamp/2"), ("hills/3", "swamp/5", "?/?"))
+    assert after.pending == (0, 0, 1, 1)  # filled up at once, the current seat first
+    # A desert card drawn later is given up and replaced.
+    desert = DrawCard("desert/5")
+    assert desert in [m for m, _ in HORUS.chance_outcomes(after)]
+    again = HORUS.play(after, desert)
+    assert again.pending == after.pending and again.hands == after.hands
+    assert "given up" in HORUS.describe(after, desert)
+    # Named at the table later, a desert card is refused.
+    table = position(DESERT_ROW + [(10, 4, "desert")], phase="card", view=View.TABLE,
+                     stacks={"desert": 0})  # fmt: skip
+    refused(table, PlayCard(0, "desert/3"), "horus.card-exhausted", "desert stack is empty")
+
+
+@pytest.mark.cites(RULEBOOK, A5, "§3 Ambiguities: Also unsaid")
+def test_the_draw_pile_is_reshuffled_from_the_discards_less_emptied_terrains():
+    tiles = [*DESERT_ROW, (10, 4, "desert")]
+    state = position(tiles, phase="card", hands=[HAND[1:], HAND[:4]], stacks={"desert": 0})
+    discards = state.pile
+    state = replace(state, pile=(0,) * len(KIT.cards), discards=discards, pending=(1,))
+    outcomes = HORUS.chance_outcomes(state)
+    assert {KIT.card[m.card].terrain for m, _ in outcomes} == {"hills", "farmland", "swamp", "?"}
+    after = HORUS.play(state, DrawCard("swamp/3"))
+    assert after.hands[1] == ("desert/3", "hills/2", "farmland/5", "swamp/1", "swamp/3")
+    desert_cards = [i for i, name in enumerate(KIT.card_names) if name.startswith("desert")]
+    assert all(after.pile[i] == 0 and after.discards[i] == discards[i] for i in desert_cards)
+    assert sum(after.pile) + sum(after.discards) == sum(discards) - 1
+
+
+@pytest.mark.cites(RULEBOOK, ENDE, "§3 rule 12")
+def test_the_game_ends_after_the_turn_that_empties_a_second_stack_tied_winners_share():
+    tiles = [*HILLS_ROW, *DESERT_ROW, (-4, 0, "swamp"), (4, 0, "farmland")]
+    stones = [(-8, -4, 0), (-8, 4, 1), (4, 0, 1)]
+    state = position(tiles, stones, phase="stack-tile", card="desert/?",
+                     stacks={"hills": 0, "desert": 1})  # fmt: skip
+    state = HORUS.play(state, Lay(0, "desert", Pos(10, 4)))
+    assert state.empty_stacks == ("desert", "hills") and not HORUS.is_over(state)
+    while HORUS.to_act(state) is CHANCE:  # the hands filled up again at once
+        state = HORUS.play(state, HORUS.chance_outcomes(state)[0][0])
+    assert HORUS.scores(state) == (10, 11)
+    state = HORUS.play(state, SetStone(0, Pos(-4, 0)))  # the player finishes the turn
+    assert HORUS.is_over(state) and HORUS.to_act(state) is None
+    outcome = HORUS.outcome(state)
+    assert (outcome.winners, outcome.reason) == ((0, 1), "horus.end-two-stacks")
+    refused(state, DrawTile("desert"), "horus.game-over", "the game is over")
+
+
+# -- the table view -------------------------------------------------------------------
+
+
+def _table_moves(moves):
+    """What the table sees of a full-view game: no card draws, the bag tile unseen until
+    laid, the card played unnamed."""
+    for move in moves:
+        if isinstance(move, DrawCard):
+            continue
+        if isinstance(move, DrawTile):
+            yield DrawTile(None)
+        elif isinstance(move, PlayCard):
+            yield PlayCard(move.player, None)
+        else:
+            yield move
+
+
+@pytest.mark.cites(RULEBOOK, LEGE, "§3 rule 3")
+def test_a_game_replayed_in_the_table_view_counts_the_same_and_flags_an_illegal_placement():
+    full = new_game("horus", players=3)
+    playout = random_playout(HORUS, full, game_rng(5, 0), 5000)
+    assert playout.finished
+    table = new_game("horus", players=3, view=View.TABLE)
+    flagged = None
+    for move in _table_moves(playout.moves):
+        if flagged is None and isinstance(move, Lay) and table.phase == "bag-tile":
+            # The same tile laid on top of the pyramid instead: refused from the table.
+            with pytest.raises(IllegalMove) as error:
+                HORUS.play(table, Lay(move.player, move.tile, Pos(1, 1)))
+            flagged = error.value
+        table = HORUS.play(table, move)
+    assert flagged is not None and flagged.rule == "horus.overlap"
+    assert HORUS.is_over(table)
+    assert HORUS.scores(table) == HORUS.scores(playout.final)
+    assert table.tiles == playout.final.tiles and table.stones == playout.final.stones
+    notes = [note for note in table.unchecked if "was not seen" in note]
+    assert len(notes) == table.turns - sum(1 for m in playout.moves if isinstance(m, PlayNile))
+
+
+@pytest.mark.cites(RULEBOOK, A2, "§3 rule 2")
+def test_the_table_view_infers_what_an_unseen_card_showed():
+    state = position(STONES, phase="card", view=View.TABLE)
+    state = play(state, PlayCard(0, None), Lay(0, "hills", Pos(4, -2)))
+    # Any region of 1 to 5 would do; the stone on the hills of three tells the number.
+    assert {m.at for m in HORUS.legal_moves(state) if isinstance(m, SetStone)} == {
+        Pos(0, 2), Pos(0, -2), Pos(2, -2), Pos(4, -2)}  # fmt: skip
+    after = HORUS.play(state, SetStone(0, Pos(4, -2)))
+    (note,) = after.unchecked
+    assert "the hills tile and a stone on a region of 3 fit hills/3, hills/?, ?/3, ?/?" in note
+    # The placement rules hold from the table alone: a tile on the pyramid is refused.
+    unseen = play(position(phase="card", view=View.TABLE), PlayCard(0, None))
+    refused(unseen, Lay(0, "swamp", Pos(0, 1)), "horus.overlap")
