@@ -482,3 +482,23 @@ def test_the_table_view_infers_what_an_unseen_card_showed():
     # The placement rules hold from the table alone: a tile on the pyramid is refused.
     unseen = play(position(phase="card", view=View.TABLE), PlayCard(0, None))
     refused(unseen, Lay(0, "swamp", Pos(0, 1)), "horus.overlap")
+
+
+@pytest.mark.cites(RULEBOOK, VERLAENGERN, "§3 rule 6")
+def test_the_documented_moves_round_trip_and_play():
+    import json
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "notation.md"
+    blocks = re.findall(r"```json (\S+)\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
+    moves = [json.loads(body) for tag, body in blocks if tag == "horus-move"]
+    assert len(moves) == 7
+    for document in moves:
+        assert HORUS.move_to_json(HORUS.move_from_json(document)) == document
+    # The first six are seat 0's first turn (every card counts 1 in the first round).
+    state = position(phase="draw", hands=[HAND, HAND[:4]], turns=0)
+    state = play(state, *(HORUS.move_from_json(m) for m in moves[:6]))
+    assert state.layout.ends == (Pos(-2, 0), Pos(4, 1))
+    assert [(s.at, s.player) for s in state.stones] == [(Pos(0, 2), 0)]
+    assert state.seat == 1
