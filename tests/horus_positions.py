@@ -77,7 +77,7 @@ def position(
         tiles=tuple(every),
         stones=tuple(
             sorted((Stone(Pos(x, y), s) for x, y, s in stones), key=lambda s: (s.at.y, s.at.x))
-        ),  # fmt: skip
+        ),
         bag=tuple(bag_counts),
         stacks=tuple(stack_counts),
         hands=hands,

@@ -27,7 +27,6 @@ options (``options.py``), and states its own readings here:
   have been (from the tile laid and the stone's region) is noted in ``unchecked``.
 """
 
-from rules.horus.scoring import RegionCount, breakdown, count
 from rules.horus.engine import HORUS, Horus
 from rules.horus.geometry import Pos, adjacent, contact
 from rules.horus.kit import Card, HorusKit, Terrain
@@ -41,13 +40,14 @@ from rules.horus.model import (
     MoveStone,
     PlayCard,
     PlayNile,
-    SetAside,
     ReplaceEnd,
+    SetAside,
     SetStone,
     SkipStone,
     Stone,
     Tile,
 )
+from rules.horus.scoring import RegionCount, breakdown, count
 
 __all__ = [
     "HORUS",
@@ -65,8 +65,8 @@ __all__ = [
     "PlayNile",
     "Pos",
     "RegionCount",
-    "SetAside",
     "ReplaceEnd",
+    "SetAside",
     "SetStone",
     "SkipStone",
     "Stone",

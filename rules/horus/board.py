@@ -17,7 +17,6 @@ from rules.horus.geometry import (
     Cell,
     Pos,
     cells,
-    neighbours,
     overlapping,
 )
 from rules.horus.model import NOT_LAND, WATER, Tile

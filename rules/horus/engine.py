@@ -15,9 +15,9 @@ from typing import Any
 
 from rules.core import CHANCE, Game, Outcome, View, Violation
 from rules.errors import OptionError
-from rules.horus import scoring as counting
 from rules.horus import legality as rules_
 from rules.horus import notation, turns, words
+from rules.horus import scoring as counting
 from rules.horus.geometry import Pos
 from rules.horus.kit import HorusKit, kit_from_json
 from rules.horus.legality import DUE, MOVE_PHASES, Problem
@@ -31,8 +31,8 @@ from rules.horus.model import (
     MoveStone,
     PlayCard,
     PlayNile,
-    SetAside,
     ReplaceEnd,
+    SetAside,
     SetStone,
     SkipStone,
     Tile,
@@ -174,10 +174,7 @@ class Horus(Game[HorusState, HorusMove, HorusKit]):
                 else:
                     moves += rules_.lay_moves(state, name, refused)
             return moves
-        if phase == "stone":
-            moves = rules_.stone_moves(state)
-        else:
-            moves = rules_.move_stone_moves(state)
+        moves = rules_.stone_moves(state) if phase == "stone" else rules_.move_stone_moves(state)
         if not moves or rules_.skip_problem(state) is None:
             moves.append(SkipStone(seat))
         return moves
@@ -247,12 +244,12 @@ class Horus(Game[HorusState, HorusMove, HorusKit]):
                     "horus.bag-tile",
                     f"the tile drawn from the bag is a {state.in_hand}, not {tile}",
                 )
-            if isinstance(move, Lay) and tile == "river":
-                if rules_.replace_moves(state, True, []):
-                    return Problem(
-                        "horus.river-replace-end",
-                        "a river tile from the bag takes the place of a river end",
-                    )
+            laid_at_river = isinstance(move, Lay) and tile == "river"
+            if laid_at_river and rules_.replace_moves(state, True, []):
+                return Problem(
+                    "horus.river-replace-end",
+                    "a river tile from the bag takes the place of a river end",
+                )
         elif phase in ("river-stack", "nile-tiles"):
             if tile not in ("river", "necropolis"):
                 return Problem(

@@ -24,8 +24,8 @@ from rules.horus.model import (
     MoveStone,
     PlayCard,
     PlayNile,
-    SetAside,
     ReplaceEnd,
+    SetAside,
     SetStone,
     SkipStone,
 )
@@ -212,10 +212,7 @@ def lay_moves(state: HorusState, tile: str, refused: list[Pos]) -> list[HorusMov
     places = layout.at_river if tile in ("river", "temple") else layout.candidates
     moves: list[HorusMove] = []
     for at in places:
-        if tile == "temple":
-            problem = lay_problem(state, tile, at)
-        else:
-            problem = block_problem(state, at)
+        problem = lay_problem(state, tile, at) if tile == "temple" else block_problem(state, at)
         if problem is None:
             moves.append(Lay(seat, tile, at))
         elif problem.rule == "horus.river-end-blocked":

@@ -23,8 +23,8 @@ from rules.horus.model import (
     MoveStone,
     PlayCard,
     PlayNile,
-    SetAside,
     ReplaceEnd,
+    SetAside,
     SetStone,
     SkipStone,
     Stone,
@@ -336,7 +336,7 @@ def _check_counts(state: HorusState) -> None:
         held = Counter(c for hand in state.hands for c in hand)
         for i, name in enumerate(kit.card_names):
             total = held[name] + state.pile[i] + state.discards[i]
-            printed = dict((c.name, k) for c, k in kit.cards)[name]
+            printed = {c.name: k for c, k in kit.cards}[name]
             if total != printed:
                 raise NotationError(
                     f"pile.{name}",

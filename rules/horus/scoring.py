@@ -152,7 +152,7 @@ def breakdown(state: HorusState) -> dict[str, Any]:
                         "size": r.size,
                         "value": r.value,
                         "shared": len(r.controllers) > 1,
-                    }  # fmt: skip
+                    }
                     for i, r in enumerate(regions)
                     if seat in r.controllers
                 ],

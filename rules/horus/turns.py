@@ -23,8 +23,8 @@ from rules.horus.model import (
     MoveStone,
     PlayCard,
     PlayNile,
-    SetAside,
     ReplaceEnd,
+    SetAside,
     SetStone,
     SkipStone,
     Stone,
@@ -241,9 +241,8 @@ def settle(state: HorusState) -> HorusState:
         if state.pending or state.finished:
             return state
         phase = state.phase
-        if phase == "draw" and not sum(state.bag):
-            state = replace(state, phase="card")
-        elif phase == "river-stack" and not state.stack("river"):
+        empty_bag = phase == "draw" and not sum(state.bag)
+        if empty_bag or (phase == "river-stack" and not state.stack("river")):
             state = replace(state, phase="card")
         elif (
             phase == "card"
@@ -295,9 +294,9 @@ def _card_note(state: HorusState, stone_size: int | None) -> str:
             continue
         if laid in ("river", "necropolis") and card.terrain != ANY:
             continue
-        if stone_size is not None and not state.first_round:
-            if card.number not in (stone_size, None):
-                continue
+        told = stone_size is not None and not state.first_round
+        if told and card.number not in (stone_size, None):
+            continue
         fits.append(name)
     tile = f"the {laid} tile" if laid else "no tile"
     stone = "no stone" if stone_size is None else f"a stone on a region of {stone_size}"

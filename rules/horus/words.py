@@ -19,8 +19,8 @@ from rules.horus.model import (
     MoveStone,
     PlayCard,
     PlayNile,
-    SetAside,
     ReplaceEnd,
+    SetAside,
     SetStone,
     SkipStone,
 )

@@ -392,7 +392,7 @@ def test_an_emptied_terrain_stack_takes_its_cards_from_every_hand():
     assert again.pending == after.pending and again.hands == after.hands
     assert "given up" in HORUS.describe(after, desert)
     # Named at the table later, a desert card is refused.
-    table = position(DESERT_ROW + [(10, 4, "desert")], phase="card", view=View.TABLE,
+    table = position([*DESERT_ROW, (10, 4, "desert")], phase="card", view=View.TABLE,
                      stacks={"desert": 0})  # fmt: skip
     refused(table, PlayCard(0, "desert/3"), "horus.card-exhausted", "desert stack is empty")
 
@@ -502,3 +502,12 @@ def test_the_documented_moves_round_trip_and_play():
     assert state.layout.ends == (Pos(-2, 0), Pos(4, 1))
     assert [(s.at, s.player) for s in state.stones] == [(Pos(0, 2), 0)]
     assert state.seat == 1
+
+
+@pytest.mark.cites(RULEBOOK, A1, "§3 rule 2")
+def test_draws_are_chance_moves_and_nothing_else_happens_while_one_is_due():
+    state = position(phase="draw")
+    refused(state, Lay(0, "desert", Pos(0, 2)), "horus.draw", "waiting for a tile from the bag")
+    refused(state, DrawTile("pyramid"), "horus.draw", "no 'pyramid' tiles")
+    laid = position(phase="card", hands=[HAND, HAND[:4]])
+    refused(laid, DrawCard("desert/3"), "horus.draw", "seat 0's turn, not chance's")
