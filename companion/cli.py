@@ -63,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     sim.add_argument("--show", action="store_true", help="print every move and the board")
     sim.add_argument("--delay", type=float, default=0.0, help="seconds between shown moves")
+    score = commands.add_parser(
+        "score", help="the count of a game's state (Horus: per player and region)"
+    )
+    score.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    score.add_argument("state", help="a state document (JSON, the notation)")
+    score.add_argument("--json", action="store_true", help="print one JSON object")
     emulate = commands.add_parser(
         "emulate", help="run a serial device emulator on a new pseudo-terminal"
     )
@@ -198,6 +204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "games":
             return run_games(args)
+        if args.command == "score":
+            return run_score(args)
         if args.command == "emulate":
             from companion.devices import emulate
 
@@ -298,6 +306,41 @@ def run_games(args: argparse.Namespace) -> int:
             choices = " | ".join(json.dumps(c) for c in spec["choices"])
             print(f"  --option {option}=...  {choices}  (default {json.dumps(spec['default'])})")
             print(f"      {spec['doc']}")
+    return 0
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """Print the count of a state: the scores, and for Horus the final count's
+    breakdown per player and region."""
+    from pathlib import Path
+
+    from rules import game_of, parse_state
+
+    game = get_game(args.game)
+    state = parse_state(Path(args.state).read_bytes())
+    if game_of(state) is not game:
+        raise UsageError(f"{args.state} holds a {game_of(state).name} state, not {game.name}")
+    if game.name == "horus":
+        from rules.horus import breakdown
+
+        report = breakdown(state)
+    else:
+        report = {"game": game.name, "final": game.is_over(state),
+                  "scores": list(game.scores(state))}  # fmt: skip
+    if args.json:
+        print(dumps(report))
+        return 0
+    final = "final count" if report["final"] else "count so far"
+    print(f"{game.name}: {final}: " + ", ".join(
+        f"seat {seat} {score}" for seat, score in enumerate(report["scores"])))  # fmt: skip
+    for region in report.get("regions", ()):
+        x, y = region["tiles"][0]
+        marks = [word for word, key in (("temple x2", "temple"), ("island x2", "island"),
+                                        ("capped at 10", "capped")) if region[key]]  # fmt: skip
+        owners = ", ".join(f"seat {s}" for s in region["controllers"]) or "nobody"
+        extra = f" ({'; '.join(marks)})" if marks else ""
+        print(f"  {region['terrain']} region of {region['size']} at {x},{y}: "
+              f"{region['value']}{extra}; stones {region['stones']}; to {owners}")  # fmt: skip
     return 0
 
 

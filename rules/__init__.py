@@ -24,12 +24,13 @@ from rules.errors import (
     UnknownGame,
 )
 from rules.gimmel import GIMMEL
+from rules.horus import HORUS
 from rules.nil import NIL
 from rules.regie import REGIE
 from rules.uraeus import URAEUS
 
 #: Every registered game by name. A game added here joins the conformance suite.
-GAMES: dict[str, Game] = {game.name: game for game in (GIMMEL, URAEUS, REGIE, NIL)}
+GAMES: dict[str, Game] = {game.name: game for game in (GIMMEL, URAEUS, REGIE, NIL, HORUS)}
 
 
 def get_game(name: str) -> Game:

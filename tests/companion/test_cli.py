@@ -415,3 +415,29 @@ def test_serve_on_a_port_in_use_says_so_before_claiming_to_serve(tmp_path, capsy
     out, err = capsys.readouterr()
     assert code == 2 and f"cannot listen on 127.0.0.1:{port}" in err
     assert "serving" not in out
+
+
+def test_score_prints_the_horus_count_per_player_and_region(tmp_path, capsys):
+    from horus_positions import HORUS, position
+
+    from rules.notation import dumps
+
+    # Beispiel 6 (rulebook "Der Horustempel"): farmland 4 x 2, hills capped at 10, the
+    # desert at the temple 2, the other desert 1.
+    layout = [(0, 2, "temple"), (0, 4, "desert"), (-2, 2, "farmland"), (-4, 2, "farmland"),
+              (-6, 2, "farmland"), (-4, 4, "farmland"), (2, 2, "hills"), (4, 2, "hills"),
+              (6, 2, "hills"), (4, 4, "hills"), (6, 4, "hills"), (8, 4, "hills"),
+              (-6, 0, "desert")]  # fmt: skip
+    state = position(layout, [(-2, 2, 0), (2, 2, 1), (0, 4, 0), (-6, 0, 1)])
+    path = tmp_path / "state.json"
+    path.write_text(dumps(HORUS.state_to_json(state)), encoding="utf-8")
+    assert main(["score", "horus", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["scores"] == [10, 11]
+    assert sorted(r["value"] for r in report["regions"]) == [1, 2, 8, 10]
+    assert main(["score", "horus", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "count so far: seat 0 10, seat 1 11" in text
+    assert "hills region of 6 at 2,2: 10 (temple x2; capped at 10)" in text
+    assert main(["score", "gimmel", str(path)]) == 2
+    assert "holds a horus state, not gimmel" in capsys.readouterr().err

@@ -72,9 +72,12 @@ def test_explain_names_an_unknown_id():
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_rule_id_is_triggered_by_a_scenario_test(game):
-    """Each id the game raises or ends with is named in its scenario tests, whose
-    ``refused`` helper checks the message along with the id."""
-    scenarios = (Path(__file__).parent / f"test_{game}.py").read_text(encoding="utf-8")
+    """Each id the game raises or ends with is named in its scenario tests
+    (``test_<game>.py`` and ``test_<game>_*.py``), whose ``refused`` helper checks the
+    message along with the id."""
+    here = Path(__file__).parent
+    files = [here / f"test_{game}.py", *sorted(here.glob(f"test_{game}_*.py"))]
+    scenarios = "".join(f.read_text(encoding="utf-8") for f in files if f.is_file())
     missing = sorted(
         rule_id
         for rule_id in catalogue()
