@@ -314,10 +314,13 @@ def run_score(args: argparse.Namespace) -> int:
     breakdown per player and region."""
     from pathlib import Path
 
-    from rules import game_of, parse_state
+    from rules import NotationError, game_of, parse_state
 
     game = get_game(args.game)
-    state = parse_state(Path(args.state).read_bytes())
+    try:
+        state = parse_state(Path(args.state).read_bytes())
+    except NotationError as error:  # say which file: the parser knows only the text
+        raise UsageError(f"{args.state}: {error}") from None
     if game_of(state) is not game:
         raise UsageError(f"{args.state} holds a {game_of(state).name} state, not {game.name}")
     if game.name == "horus":

@@ -441,3 +441,13 @@ def test_score_prints_the_horus_count_per_player_and_region(tmp_path, capsys):
     assert "hills region of 6 at 2,2: 10 (temple x2; capped at 10)" in text
     assert main(["score", "gimmel", str(path)]) == 2
     assert "holds a horus state, not gimmel" in capsys.readouterr().err
+
+
+def test_score_names_the_file_it_cannot_read(tmp_path, capsys):
+    broken = tmp_path / "broken.json"
+    broken.write_text("{bad", encoding="utf-8")
+    assert main(["score", "nil", str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert str(broken) in err and "not valid JSON" in err
+    assert main(["score", "nil", str(tmp_path / "missing.json")]) == 2
+    assert "missing.json" in capsys.readouterr().err
