@@ -327,7 +327,7 @@ def _count(state: HorusState, regions: tuple, y: float, say: Say, lang: str) -> 
                outlined(LEFT + 9, row_y + 11.5, str(seat), 10),
                text(LEFT + 24, row_y + 16, _seat(seat, say), 13, text_anchor="start"),
                text(LEFT + 112, row_y + 16, say("points", n=scores[seat]), 14, font_weight="bold",
-                    text_anchor="start", class_="score")]  # fmt: skip
+                    text_anchor="start", class_="points")]  # fmt: skip
         x = LEFT + 200
         if not held:
             row.append(text(x, row_y + 16, say("controls_none"), 12, fill="#666666",
