@@ -155,8 +155,8 @@ WORDS = {
                      "numbers: a region's worth",
                "de": "◎ Insel (×2) · ☥ am Tempel (×2) · Ring: Flussende · "
                      "Zahlen: Wert der Region"},
-    "unchecked": {"en": "{n} things the table could not check",
-                  "de": "{n} Dinge, die der Tisch nicht prüfen konnte"},
+    "unchecked": {"en": "not checked by the table: {n}",
+                  "de": "vom Tisch nicht geprüft: {n}"},
 }  # fmt: skip
 
 
