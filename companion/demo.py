@@ -1,7 +1,7 @@
-"""The demo table: Uräus, Regie, Gimmel and Nil played by bots at a human pace, with the
-electronic die and the Regie sensors emulated on pseudo-terminals and read through the
-real serial driver, so that a newcomer sees live tables within seconds. Only the
-sources differ from a real table: the same tables, journal, link and app.
+"""The demo table: Uräus, Regie, Gimmel, Nil and Horus played by bots at a human pace,
+with the electronic die and the Regie sensors emulated on pseudo-terminals and read
+through the real serial driver, so that a newcomer sees live tables within seconds. Only
+the sources differ from a real table: the same tables, journal, link and app.
 
 Bots make legal moves through the same ``Table.play`` as a tablet. The die throws when
 the Uräus table waits for it; its roll reaches the table as the driver's ``DieRolled``,
@@ -10,7 +10,9 @@ of a game their emulator plays; the table's tracker explains them from the sight
 The Gimmel table is run from a simulated camera over a rendered table, on which the bots
 move the pieces by hand (``companion.demo_camera``). At the Nil table three bots lay
 tiles as a table sees it (the racks and the bag unseen); the tiles they draw from the bag
-come quickly, a few a second, as hands draw them, and each tile laid at the pace.
+come quickly, a few a second, as hands draw them, and each tile laid at the pace. At the
+Horus table three bots grow the kingdom as a table sees it (hands and bag unseen, the
+cards played unnamed); the tile from the bag comes as quickly as Nil's draws.
 """
 
 from __future__ import annotations
@@ -45,8 +47,10 @@ CONFIGS = (
     TableConfig("regie", "regie", ("Red", "Blue"), DEMO_PIN),
     TableConfig("gimmel", "gimmel", ("Dee", "Eve"), DEMO_PIN),  # the lot gives colours
     TableConfig("nil", "nil", ("Fay", "Gus", "Hal"), DEMO_PIN),
+    TableConfig("horus", "horus", ("Ida", "Jo", "Kim"), DEMO_PIN),
 )
-#: A draw from the bag takes this share of the pace: a hand draws five tiles in a moment.
+#: A draw from the bag takes this share of the pace: a hand draws five tiles in a moment
+#: (Nil), a tile comes out of the bag in a moment (Horus).
 DRAW_SHARE = 0.2
 
 
@@ -77,7 +81,7 @@ class Demo:
         self.by_id["gimmel"].sources["camera"] = setting_up
 
     def start(self) -> None:
-        for target in (self._uraeus, self._regie, self._gimmel, self._nil):
+        for target in (self._uraeus, self._regie, self._gimmel, self._nil, self._horus):
             thread = threading.Thread(target=target, daemon=True)
             thread.start()
             self.threads.append(thread)
@@ -172,7 +176,15 @@ class Demo:
     # -- Nil: the bots lay tiles, drawing from the bag quickly ---------------------------
 
     def _nil(self) -> None:
-        table = self.by_id["nil"]
+        self._quick_draws(self.by_id["nil"])
+
+    # -- Horus: the bots lay tiles and set stones, drawing from the bag quickly -----------
+
+    def _horus(self) -> None:
+        self._quick_draws(self.by_id["horus"])
+
+    def _quick_draws(self, table: Table) -> None:
+        """Bots at the pace; chance (a draw from the bag) at a share of it."""
         wait = self.pace
         while not self.stop.wait(wait):
             wait = self.pace

@@ -43,7 +43,9 @@ def serve(
 
         runner = Demo(folder, pace=pace, seed=int(time.time()), humans=humans)
         tables = runner.tables
-        print(f"demo: bots play Uräus, Regie, Gimmel and Nil; the PIN is {DEMO_PIN}", file=out)
+        print(
+            f"demo: bots play Uräus, Regie, Gimmel, Nil and Horus; the PIN is {DEMO_PIN}", file=out
+        )
     else:
         if config is None:
             raise ValueError("serve needs --config FILE, or --demo")

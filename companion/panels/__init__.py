@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from companion.panels import gimmel, nil, regie, uraeus
+from companion.panels import gimmel, horus, nil, regie, uraeus
 from companion.panels.common import TapError
 
 
@@ -41,7 +41,13 @@ class Panel(Protocol):
 
 
 #: The panel of every game that has one, by the game's registered name.
-PANELS: dict[str, Panel] = {"uraeus": uraeus, "gimmel": gimmel, "regie": regie, "nil": nil}
+PANELS: dict[str, Panel] = {
+    "uraeus": uraeus,
+    "gimmel": gimmel,
+    "regie": regie,
+    "nil": nil,
+    "horus": horus,
+}
 
 
 def panel_for(game_name: str) -> Panel:

@@ -15,7 +15,13 @@ pytestmark = pytest.mark.browser
 
 #: How Uräus describes a roll: "The die of seat 1 shows 4.", "The roll-off die of seat 0 ...".
 ROLL = re.compile(r"\bdie of seat \d+ shows [1-6]\b")
-TABLES = {"uraeus": "Uräus", "regie": "Regie", "gimmel": "Gimmel", "nil": "Nil"}
+TABLES = {
+    "uraeus": "Uräus",
+    "regie": "Regie",
+    "gimmel": "Gimmel",
+    "nil": "Nil",
+    "horus": "Horus",
+}
 
 
 def test_the_scoreboard_shows_die_rolls_live_without_reloading(demo, browser):

@@ -322,7 +322,7 @@ def test_the_demo_brings_up_live_tables_and_names_the_die_link(tmp_path):
             if (moved and die.get("up")) or time.monotonic() > deadline:
                 break
             time.sleep(0.2)  # polling the running service, which moves on its own
-        assert set(tables) == {"uraeus", "regie", "gimmel", "nil"}
+        assert set(tables) == {"uraeus", "regie", "gimmel", "nil", "horus"}
         assert moved, "every table's seq advances"
         assert die["up"] and die["port"] and die["boot"]
         assert tables["regie"]["sources"]["sensors"]["up"]
@@ -347,9 +347,9 @@ def test_a_second_server_on_one_instance_folder_is_refused(tmp_path):
 
 @pytest.mark.parametrize(
     ("spec", "message"),
-    [("chess:0", "tables with bots are uraeus, gimmel, nil"),
+    [("chess:0", "tables with bots are uraeus, gimmel, nil, horus"),
      ("gimmel:2", "seat of gimmel is 0 to 1"), ("uraeus:x", "seat of uraeus is 0 to 2"),
-     ("nil:3", "seat of nil is 0 to 2")],
+     ("nil:3", "seat of nil is 0 to 2"), ("horus:3", "seat of horus is 0 to 2")],
 )  # fmt: skip
 def test_the_demo_names_a_human_seat_it_cannot_leave(tmp_path, spec, message):
     from companion.demo import parse_humans
