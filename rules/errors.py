@@ -26,15 +26,19 @@ class UnknownGame(RulesError):
 class NotationError(RulesError):
     """A state or move in the JSON notation that cannot be read.
 
-    ``where`` is a path into the document, such as ``board.c5.piece``.
+    ``where`` is a path into the document, such as ``board.c5.piece``. ``rule`` is the
+    catalogued rule id the document breaks, where one applies (``horus.overlap`` for two
+    tiles on top of each other), as a refused move names it.
     """
 
-    def __init__(self, where: str, problem: str, value: Any = None) -> None:
+    def __init__(self, where: str, problem: str, value: Any = None, rule: str = "") -> None:
         self.where = where
         self.problem = problem
         self.value = value
+        self.rule = rule
         shown = "" if value is None else f" (got {_quote(value)})"
-        super().__init__(f"{where or 'document'}: {problem}{shown}")
+        named = f" [{rule}]" if rule else ""
+        super().__init__(f"{where or 'document'}: {problem}{shown}{named}")
 
 
 class KitError(RulesError):

@@ -139,11 +139,14 @@ def block_problem(
     full = state.options["end_room"] == "full-edge"
     if ends is None:
         # The ends stay where they are: blocked when the new tile overlaps every free
-        # place beside one of them.
+        # place beside one of them. An end with no free place already (no state read
+        # or built by the rules has one) is not this tile's doing.
         x, y = added
         room = layout.room_around_ends(full)
         blocked = tuple(
-            end for end in after if all(abs(p.x - x) < 2 and abs(p.y - y) < 2 for p in room[end])
+            end
+            for end in after
+            if room[end] and all(abs(p.x - x) < 2 and abs(p.y - y) < 2 for p in room[end])
         )
     else:
         blocked = layout.blocked_ends(added=(added,), ends=after, full_edge=full)

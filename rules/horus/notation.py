@@ -6,8 +6,9 @@ from collections import Counter
 from typing import Any
 
 from rules import notation as n
-from rules.core import View
+from rules.core import Options, View
 from rules.errors import NotationError
+from rules.horus.board import Layout
 from rules.horus.geometry import Pos, contact
 from rules.horus.kit import HorusKit, kit_from_json
 from rules.horus.model import (
@@ -15,6 +16,7 @@ from rules.horus.model import (
     NOT_LAND,
     PHASES,
     UNKNOWN,
+    WATER,
     DrawCard,
     DrawTile,
     HorusMove,
@@ -167,6 +169,7 @@ def state_from_json(data: Any) -> HorusState:
     full = view is View.FULL
     seat_range = (0, players - 1)
     tiles = _tiles(data["tiles"], kit)
+    layout = _check_layout(tiles, options)
     stones = _stones(data["stones"], tiles, players)
     bag = _count_table(data["bag"], "bag", kit.bag_kinds)
     stacks = _count_table(data["stacks"], "stacks", kit.stack_names)
@@ -247,6 +250,7 @@ def state_from_json(data: Any) -> HorusState:
         ),
     )
     _check_counts(state)
+    state.__dict__["layout"] = layout  # worked out for the check: the state's own
     return state
 
 
@@ -266,7 +270,11 @@ def _tiles(value: Any, kit: HorusKit) -> tuple[Tile, ...]:
         kind = n.text(raw[2], n.join(where, 2), kinds)
         for other in tiles:
             if contact(at, other.at) == "overlap":
-                raise NotationError(where, f"the tile at {at} overlaps the tile at {other.at}")
+                raise NotationError(
+                    where,
+                    f"the tile at {at} overlaps the tile at {other.at}",
+                    rule="horus.overlap",
+                )
         tiles.append(Tile(at, kind))
     if list(tiles) != sorted(tiles, key=lambda t: (t.at.y, t.at.x)):
         raise NotationError("tiles", "expected the tiles in order of y, then x")
@@ -274,6 +282,89 @@ def _tiles(value: Any, kit: HorusKit) -> tuple[Tile, ...]:
     if found["end"] != 2 or found["pyramid"] != 1:
         raise NotationError("tiles", "the layout has two river ends and the pyramid tile")
     return tuple(tiles)
+
+
+def _check_layout(tiles: tuple[Tile, ...], options: Options) -> Layout:
+    """The layout could have been built by the rules ("LEGEREGELN FÜR
+    GEBIETSPLÄTTCHEN", "Der Fluss", "Der Horustempel"; NOTES.md §3 rules 3, 6, 8): every
+    tile joined to the start tiles along at least half an edge, no river end blocked, the
+    temple at the river. Tiles are never taken away (a river end replaced becomes a
+    river tile where it lay), so what held when each tile was laid still holds."""
+    layout = Layout(tiles)
+    index = {t.at: i for i, t in enumerate(tiles)}
+    pyramid = next(t.at for t in tiles if t.kind == "pyramid")
+    joined = _reach(layout, pyramid, frozenset())
+    for tile in tiles:
+        if tile.at in joined:
+            continue
+        where = f"tiles[{index[tile.at]}]"
+        corner = [p for p in layout.corner_touching(tile.at) if p in joined]
+        if corner:
+            raise NotationError(
+                where,
+                f"the {_name(tile.kind)} at {tile.at} touches the "
+                f"{_name(layout.kind[corner[0]])} at {corner[0]} only at a corner: tiles "
+                "touch along a whole or half an edge",
+                rule="horus.corner-contact",
+            )
+        raise NotationError(
+            where,
+            f"the {_name(tile.kind)} at {tile.at} is not joined to the layout: every tile touches "
+            "one laid before it",
+            rule="horus.touch",
+        )
+    blocked = layout.blocked_ends(full_edge=options["end_room"] == "full-edge")
+    if blocked:
+        raise NotationError(
+            f"tiles[{index[blocked[0]]}]",
+            f"the river end at {blocked[0]} is blocked: no free place touches it",
+            rule="horus.river-end-blocked",
+        )
+    for tile in tiles:
+        if tile.kind == "temple":
+            _check_temple(layout, tile.at, f"tiles[{index[tile.at]}]")
+    return layout
+
+
+def _check_temple(layout: Layout, at: Pos, where: str) -> None:
+    """The temple was laid at the river touching no land ("Der Horustempel"); tiles laid
+    at it later may touch it (Beispiel 6, F). So some water tile beside it is joined to
+    the start tiles without passing the land that touches it now."""
+    touching = layout.touching(at)
+    water = [p for p in touching if layout.kind[p] in WATER]
+    if not water:
+        raise NotationError(
+            where, f"the temple at {at} does not touch the river", rule="horus.temple-river"
+        )
+    land = frozenset(p for p in touching if layout.kind[p] not in WATER)
+    pyramid = next(p for p, k in layout.kind.items() if k == "pyramid")
+    before = _reach(layout, pyramid, land | {at})
+    if not any(p in before for p in water):
+        if not land:
+            raise NotationError(
+                where,
+                f"the temple at {at} touches no river joined to the start tiles but through itself",
+                rule="horus.temple-river",
+            )
+        raise NotationError(
+            where,
+            f"the temple at {at} touches the river only through tiles that touch it, such as "
+            f"the {layout.kind[min(land)]} at {min(land)}: it was laid touching no terrain "
+            "or necropolis, so the river beside it lay there before them",
+            rule="horus.temple-land",
+        )
+
+
+def _reach(layout: Layout, start: Pos, avoid: frozenset[Pos]) -> set[Pos]:
+    """The tiles joined to ``start`` along at least half an edge, not passing ``avoid``."""
+    seen = {start}
+    stack = [start]
+    while stack:
+        for p in layout.touching(stack.pop()):
+            if p not in seen and p not in avoid:
+                seen.add(p)
+                stack.append(p)
+    return seen
 
 
 def _stones(value: Any, tiles: tuple[Tile, ...], players: int) -> tuple[Stone, ...]:
@@ -343,3 +434,7 @@ def _check_counts(state: HorusState) -> None:
                     f"{total} {name} cards in hands, the pile and the discards; the kit has "
                     f"{printed}",
                 )
+
+
+def _name(kind: str) -> str:
+    return "river end" if kind == "end" else kind

@@ -50,26 +50,33 @@ ENDE = "SPIELENDE"
 
 HAND = ["desert/3", "hills/2", "farmland/5", "swamp/1", "?/?"]
 #: Regions for the stone rules: a single desert, two hills, six farmland in a row, and a
-#: necropolis.
+#: necropolis; a second necropolis joins the farmland to the desert.
 STONES = [
     (0, 2, "desert"),
     (0, -2, "hills"),
     (2, -2, "hills"),
     (-4, 0, "necropolis"),
+    (0, 4, "necropolis"),
     *((x, 6, "farmland") for x in range(-6, 6, 2)),
 ]
 #: The river end at 2,0 with a single free place beside it, 2,-2, which is itself shut
-#: in: a tile there blocks the end, and the end moved there is blocked.
+#: in: a tile there blocks the end, and the end moved there is blocked. The farmland at
+#: 0,-4 joins the desert to the layout.
 SHUT_IN = [(2, 2, "hills"), (4, 0, "hills"), (4, -2, "swamp"), (0, -2, "farmland"),
-           (2, -4, "desert")]  # fmt: skip
-#: Every free place at the river also touches land: the temple has nowhere to go.
+           (2, -4, "desert"), (0, -4, "farmland")]  # fmt: skip
+#: Every free place at the river also touches land: the temple has nowhere to go. The
+#: hills at -4,0 join the ring to the river end.
 RING = [
+    (-4, 0, "hills"),
     *((x, 4, "hills" if x % 4 else "swamp") for x in range(-6, 8, 2)),
     *((x, -4, "swamp" if x % 4 else "hills") for x in range(-6, 8, 2)),
     *((x, y, "hills" if y else "swamp") for x in (-6, 6) for y in (-2, 0, 2)),
 ]
 DESERT_ROW = [(x, 4, "desert") for x in range(-8, 10, 2)]  # nine desert tiles
 HILLS_ROW = [(x, -4, "hills") for x in range(-8, 12, 2)]  # ten hills tiles
+#: Necropolises joining the rows above to the pyramid (no region takes them in).
+ABOVE = (0, 2, "necropolis")
+BELOW = (0, -2, "necropolis")
 
 
 # -- set-up and turns --------------------------------------------------------------------
@@ -219,8 +226,8 @@ def test_the_stone_action_is_skipped_only_when_no_stone_can_be_set():
     RULEBOOK, VORBEREITUNG, "§3 Ambiguities: a player with no kingdom stones left skips action 4"
 )
 def test_a_player_with_no_stone_left_skips_the_action():
-    tiles = [*HILLS_ROW, *DESERT_ROW, (-4, 0, "swamp"), (4, 0, "farmland")]
-    mine = [(x, y, 0) for x, y, kind in tiles if kind != "farmland"]
+    tiles = [*HILLS_ROW, *DESERT_ROW, ABOVE, BELOW, (-4, 0, "swamp"), (4, 0, "farmland")]
+    mine = [(x, y, 0) for x, y, kind in tiles if kind not in ("farmland", "necropolis")]
     assert len(mine) == 20
     state = position(tiles, mine, card="farmland/1")
     refused(state, SetStone(0, Pos(4, 0)), "horus.stone-supply", "no kingdom stone left")
@@ -295,7 +302,7 @@ def test_the_river_may_branch_and_other_arms_may_be_blocked():
 def test_option_end_room_full_edge_counts_only_places_along_a_whole_edge():
     # Beside the end at 2,0 only 1,-2, 2,-2 and 3,-2 are free. A desert at 1,-3 covers the
     # first two and leaves 3,-2, which touches the end along half an edge only.
-    tiles = [(2, 2, "hills"), (4, 0, "hills"), (-1, -3, "farmland")]
+    tiles = [(2, 2, "hills"), (4, 0, "hills"), (-1, -2, "farmland")]
     default = position(tiles, phase="bag-tile", in_hand="desert")
     room = default.layout.room_around_ends(False)[Pos(2, 0)]
     assert set(room) == {Pos(1, -2), Pos(2, -2), Pos(3, -2)}
@@ -379,7 +386,7 @@ def test_a_temple_with_no_place_leaves_the_game():
 def test_an_emptied_terrain_stack_takes_its_cards_from_every_hand():
     hands = [["desert/1", "hills/2", "farmland/2", "swamp/2"],
              ["desert/2", "desert/4", "hills/3", "swamp/5", "?/?"]]  # fmt: skip
-    state = position(DESERT_ROW, phase="stack-tile", card="desert/3", hands=hands,
+    state = position([*DESERT_ROW, ABOVE], phase="stack-tile", card="desert/3", hands=hands,
                      stacks={"desert": 1})  # fmt: skip
     after = HORUS.play(state, Lay(0, "desert", Pos(10, 4)))
     assert after.exhausted == ("desert",)
@@ -392,14 +399,14 @@ def test_an_emptied_terrain_stack_takes_its_cards_from_every_hand():
     assert again.pending == after.pending and again.hands == after.hands
     assert "given up" in HORUS.describe(after, desert)
     # Named at the table later, a desert card is refused.
-    table = position([*DESERT_ROW, (10, 4, "desert")], phase="card", view=View.TABLE,
+    table = position([*DESERT_ROW, ABOVE, (10, 4, "desert")], phase="card", view=View.TABLE,
                      stacks={"desert": 0})  # fmt: skip
     refused(table, PlayCard(0, "desert/3"), "horus.card-exhausted", "desert stack is empty")
 
 
 @pytest.mark.cites(RULEBOOK, A5, "§3 Ambiguities: Also unsaid")
 def test_the_draw_pile_is_reshuffled_from_the_discards_less_emptied_terrains():
-    tiles = [*DESERT_ROW, (10, 4, "desert")]
+    tiles = [*DESERT_ROW, ABOVE, (10, 4, "desert")]
     state = position(tiles, phase="card", hands=[HAND[1:], HAND[:4]], stacks={"desert": 0})
     discards = state.pile
     state = replace(state, pile=(0,) * len(KIT.cards), discards=discards, pending=(1,))
@@ -414,7 +421,7 @@ def test_the_draw_pile_is_reshuffled_from_the_discards_less_emptied_terrains():
 
 @pytest.mark.cites(RULEBOOK, ENDE, "§3 rule 12")
 def test_the_game_ends_after_the_turn_that_empties_a_second_stack_tied_winners_share():
-    tiles = [*HILLS_ROW, *DESERT_ROW, (-4, 0, "swamp"), (4, 0, "farmland")]
+    tiles = [*HILLS_ROW, *DESERT_ROW, ABOVE, BELOW, (-4, 0, "swamp"), (4, 0, "farmland")]
     stones = [(-8, -4, 0), (-8, 4, 1), (4, 0, 1)]
     state = position(tiles, stones, phase="stack-tile", card="desert/?",
                      stacks={"hills": 0, "desert": 1})  # fmt: skip

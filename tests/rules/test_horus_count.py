@@ -70,9 +70,10 @@ def test_the_most_stones_control_a_region_and_tied_players_each_score_it_in_full
 #: the pyramid and one another at corners only).
 ISLAND = [(0, -2, "desert"), (-2, -2, "river"), (2, -2, "river"), (0, -4, "river")]
 #: The same ring one tile wider, with the desert in its west half and an empty place
-#: (2,-2) in its east half: the river end 2,0 closes the top.
+#: (2,-2) in its east half: the river end 2,0 closes the top, and the river at 4,0 joins
+#: the east side to it (a corner alone does not join tiles).
 GAPPED = [(0, -2, "desert"), (-2, -2, "river"), (4, -2, "river"), (0, -4, "river"),
-          (2, -4, "river")]  # fmt: skip
+          (2, -4, "river"), (4, 0, "river")]  # fmt: skip
 
 
 @pytest.mark.cites(RULEBOOK, FLUSS, "§3 rule 9")
