@@ -44,7 +44,15 @@ def position(
     nile_tiles: int = 0,
 ):
     """A position with ``tiles`` laid beside the start tiles and ``stones`` (``(x, y,
-    seat)``) on them; past the first round unless ``turns`` says otherwise."""
+    seat)``) on them; past the first round unless ``turns`` says otherwise. In the
+    phases after a card was played, ``card`` defaults to ``?/?`` (``?`` unseen in the
+    table view), or the Nile card in its phases, with its two tiles due."""
+    if card is None and phase in ("stack-tile", "stone"):
+        card = "?/?" if view is View.FULL else "?"
+    if card is None and phase in ("nile-tiles", "nile-stone"):
+        card = "nile"
+    if phase == "nile-tiles" and not nile_tiles:
+        nile_tiles = 2
     state = HORUS.new(players, options, KIT, view)
     start = {t.at: t for t in state.tiles}
     laid_tiles = [Tile(Pos(x, y), kind) for x, y, kind in tiles]

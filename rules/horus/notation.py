@@ -212,6 +212,9 @@ def state_from_json(data: Any) -> HorusState:
     laid = data["laid"]
     if laid is not None:
         laid = n.text(laid, "laid", (*kit.terrain_names, "river", "necropolis"))
+    nile_tiles = n.integer(data["nile_tiles"], "nile_tiles", 0, 2)
+    finished = n.boolean(data["finished"], "finished")
+    _check_turn(phase, card, nile_tiles, laid, finished, full)
     pending = tuple(
         n.integer(v, f"pending[{i}]", *seat_range)
         for i, v in enumerate(n.array(data["pending"], "pending"))
@@ -235,7 +238,7 @@ def state_from_json(data: Any) -> HorusState:
         phase=phase,
         in_hand=in_hand,
         card=card,
-        nile_tiles=n.integer(data["nile_tiles"], "nile_tiles", 0, 2),
+        nile_tiles=nile_tiles,
         laid=laid,
         pending=pending,
         aside=tuple(
@@ -243,7 +246,7 @@ def state_from_json(data: Any) -> HorusState:
             for i, v in enumerate(n.array(data["aside"], "aside"))
         ),
         turns=n.integer(data["turns"], "turns", 0),
-        finished=n.boolean(data["finished"], "finished"),
+        finished=finished,
         unchecked=tuple(
             n.text(v, f"unchecked[{i}]")
             for i, v in enumerate(n.array(data["unchecked"], "unchecked"))
@@ -252,6 +255,42 @@ def state_from_json(data: Any) -> HorusState:
     _check_counts(state)
     state.__dict__["layout"] = layout  # worked out for the check: the state's own
     return state
+
+
+#: The phases after a Horus card was played, and after the Nile card ("SPIELABLAUF",
+#: "Die Nilkarte").
+CARD_PHASES = ("stack-tile", "stone")
+NILE_PHASES = ("nile-tiles", "nile-stone")
+
+
+def _check_turn(
+    phase: str, card: str | None, nile_tiles: int, laid: str | None, finished: bool, full: bool
+) -> None:
+    """The turn's fields agree with its phase: a card is named from action 2 to the end
+    of the turn (the Nile card in the Nile card's phases), the Nile card's tiles are
+    still due only while they are laid, the card's tile is known only at the stone."""
+    if finished or phase not in (*CARD_PHASES, *NILE_PHASES):
+        if card is not None:
+            when = "the game is over" if finished else f"phase {phase} comes before action 2"
+            raise NotationError("card", f"no card is played this turn yet: {when}", card)
+    elif phase in NILE_PHASES and card != NILE:
+        raise NotationError("card", f'phase {phase} follows the Nile card: "nile"', card)
+    elif phase in CARD_PHASES and card in (None, NILE):
+        played = "a card name" + ("" if full else ' or "?"')
+        raise NotationError("card", f"phase {phase} follows a Horus card played: {played}", card)
+    if phase == "nile-tiles" and not finished:
+        if nile_tiles == 0:
+            raise NotationError(
+                "nile_tiles",
+                "phase nile-tiles lays the Nile card's tiles: 1 or 2 are still due",
+                nile_tiles,
+            )
+    elif nile_tiles:
+        raise NotationError(
+            "nile_tiles", f"only phase nile-tiles has Nile-card tiles due, not {phase}", nile_tiles
+        )
+    if laid is not None and (finished or phase != "stone"):
+        raise NotationError("laid", "the card's tile is recorded only in phase stone", laid)
 
 
 def _count_table(value: Any, where: str, names: tuple[str, ...]) -> tuple[int, ...]:

@@ -110,3 +110,33 @@ def test_an_end_blocked_already_is_not_blamed_on_the_next_tile():
 def test_overlapping_tiles_in_a_state_name_the_rule():
     document = _with_tile([(0, 2, "desert")], (1, 3, "hills"))
     _refused(document, "horus.overlap", "1,3", "overlaps the tile at 0,2")
+
+
+@pytest.mark.cites(RULEBOOK, ABLAUF, "§3 rule 2")
+@pytest.mark.parametrize(
+    ("phase", "changes", "field", "fragment"),
+    [
+        ("stack-tile", {"card": None}, "card", "follows a Horus card played"),
+        ("stone", {"card": "nile"}, "card", "follows a Horus card played"),
+        ("card", {"card": "desert/3"}, "card", "comes before action 2"),
+        ("nile-tiles", {"card": "desert/3"}, "card", 'follows the Nile card: "nile"'),
+        ("nile-tiles", {"nile_tiles": 0}, "nile_tiles", "1 or 2 are still due"),
+        ("nile-stone", {"nile_tiles": 1}, "nile_tiles", "only phase nile-tiles"),
+        ("stack-tile", {"laid": "desert"}, "laid", "only in phase stone"),
+    ],
+)
+def test_the_phase_the_card_and_the_nile_tiles_agree(phase, changes, field, fragment):
+    document = HORUS.state_to_json(position(phase=phase, hands=[["desert/3"], []]))
+    document |= changes
+    with pytest.raises(NotationError) as error:
+        parse_state(dumps(document))
+    assert error.value.where == field
+    assert fragment in str(error.value)
+
+
+@pytest.mark.cites(RULEBOOK, ABLAUF, "§3 rule 2")
+def test_a_phase_nile_tiles_with_a_horus_card_and_no_tile_due_is_refused():
+    document = HORUS.state_to_json(position(phase="nile-tiles"))
+    document |= {"card": "desert/3", "nile_tiles": 0}
+    with pytest.raises(NotationError, match=r"^card: phase nile-tiles follows the Nile card"):
+        parse_state(dumps(document))
