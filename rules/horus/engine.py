@@ -204,6 +204,8 @@ class Horus(Game[HorusState, HorusMove, HorusKit]):
             return self._tile_problem(state, move)
         if isinstance(move, SetAside):
             kinds = rules_.bag_kinds_possible(state)
+            if not kinds:
+                return Problem("horus.bag-tile", "the bag holds no tile any more")
             placeable = [k for k in kinds if rules_.bag_moves(state, k, []) != [move]]
             if len(placeable) == len(kinds):
                 first = rules_.bag_moves(state, placeable[0], [])[0]

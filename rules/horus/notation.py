@@ -206,6 +206,8 @@ def state_from_json(data: Any) -> HorusState:
         raise NotationError("in_hand", "a bag tile is in hand exactly while it waits to be laid")
     if in_hand == UNKNOWN and full:
         raise NotationError("in_hand", "the full view knows the tile drawn", in_hand)
+    if in_hand == UNKNOWN and not sum(bag):
+        raise NotationError("in_hand", "the bag is empty: no tile was drawn from it", in_hand)
     card = data["card"]
     if card is not None:
         card = n.text(card, "card", (*kit.card_names, NILE, UNKNOWN))

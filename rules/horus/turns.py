@@ -166,9 +166,26 @@ def replace_end(state: HorusState, move: ReplaceEnd) -> HorusState:
 
 
 def set_aside(state: HorusState, move: SetAside) -> HorusState:
+    """The bag tile leaves the game. The full view knows it; the table view sees a tile
+    put away unseen: it is one of the kinds still in the bag that have no legal place
+    (the legality check refused the set-aside if there was none), and whether it was
+    such a tile is not seen. With one such kind it is taken to be that kind; with
+    several it is recorded as unknown and still counted in the bag, as a tile drawn
+    unseen is until it is laid."""
     kinds = [k for k in bag_kinds_possible(state) if bag_moves(state, k, []) == [move]]
-    state = _take_from_bag(state, kinds[0])
-    return settle(replace(state, phase="card", aside=(*state.aside, kinds[0])))
+    if state.in_hand != UNKNOWN:
+        state = _take_from_bag(state, kinds[0])
+        return settle(replace(state, phase="card", aside=(*state.aside, kinds[0])))
+    seen = f"turn {state.turns + 1}: seat {move.player} set the bag tile aside unseen"
+    if len(kinds) == 1:
+        note = (f"{seen}; only a {kinds[0]} would have had no legal place, so it is taken to "
+                f"be the {kinds[0]} (whether it was is not seen)")  # fmt: skip
+        state = replace(_take_from_bag(state, kinds[0]), aside=(*state.aside, kinds[0]))
+    else:
+        note = (f"{seen}; a {' or a '.join(kinds)} would have had no legal place, which it "
+                "was is not seen: it is still counted in the bag")  # fmt: skip
+        state = replace(state, in_hand=None)
+    return settle(replace(state, phase="card", unchecked=(*state.unchecked, note)))
 
 
 def _after_tile(state: HorusState, phase: str, tile: str) -> HorusState:

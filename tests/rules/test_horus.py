@@ -518,3 +518,17 @@ def test_draws_are_chance_moves_and_nothing_else_happens_while_one_is_due():
     refused(state, DrawTile("pyramid"), "horus.draw", "no 'pyramid' tiles")
     laid = position(phase="card", hands=[HAND, HAND[:4]])
     refused(laid, DrawCard("desert/3"), "horus.draw", "seat 0's turn, not chance's")
+
+
+@pytest.mark.cites(RULEBOOK, TEMPEL, "§3 rule 8")
+def test_the_table_view_records_a_tile_set_aside_unseen_as_unchecked():
+    # The table does not see the bag tile: only a temple could lack a place here, so the
+    # tile put away is taken to be the temple, and that it was is not checked.
+    state = position(RING, phase="bag-tile", in_hand="?", view=View.TABLE)
+    after = HORUS.play(state, SetAside(0))
+    assert after.aside == ("temple",) and after.bag[-1] == 0
+    (note,) = after.unchecked
+    assert "set the bag tile aside unseen" in note and "taken to be the temple" in note
+    # Where every kind still in the bag has a legal place, no tile may be set aside.
+    start = position(phase="bag-tile", in_hand="?", view=View.TABLE)
+    refused(start, SetAside(0), "horus.set-aside", "a tile leaves the game only when it cannot")
