@@ -416,10 +416,22 @@ def _stones(value: Any, tiles: tuple[Tile, ...], players: int) -> tuple[Stone, .
         raw = n.array(raw, where, 3)
         at = read_pos(raw[:2], where)
         seat = n.integer(raw[2], n.join(where, 2), 0, players - 1)
-        if kind.get(at) is None or kind[at] in NOT_LAND:
-            raise NotationError(where, f"a stone stands on a terrain tile; {at} holds none")
+        if kind.get(at) is None:
+            raise NotationError(
+                where,
+                f"no tile lies at {at}: stones go on terrain tiles",
+                rule="horus.stone-terrain",
+            )
+        if kind[at] in NOT_LAND:
+            raise NotationError(
+                where,
+                f"the tile at {at} is a {_name(kind[at])}: stones go on terrain tiles only",
+                rule="horus.stone-terrain",
+            )
         if any(s.at == at for s in stones):
-            raise NotationError(where, f"two stones on the tile at {at}")
+            raise NotationError(
+                where, f"two stones on the tile at {at}", rule="horus.stone-one-per-tile"
+            )
         stones.append(Stone(at, seat))
     if list(stones) != sorted(stones, key=lambda s: (s.at.y, s.at.x)):
         raise NotationError("stones", "expected the stones in order of y, then x")
@@ -463,7 +475,11 @@ def _check_counts(state: HorusState) -> None:
         raise NotationError("bag.temple", "more temples than the kit has")
     for seat in range(state.players):
         if state.stones_left(seat) < 0:
-            raise NotationError("stones", f"seat {seat} has set more than {kit.stones} stones")
+            raise NotationError(
+                "stones",
+                f"seat {seat} has set more than {kit.stones} stones",
+                rule="horus.stone-supply",
+            )
     if state.pile is not None:
         held = Counter(c for hand in state.hands for c in hand)
         for i, name in enumerate(kit.card_names):

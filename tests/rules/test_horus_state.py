@@ -140,3 +140,20 @@ def test_a_phase_nile_tiles_with_a_horus_card_and_no_tile_due_is_refused():
     document |= {"card": "desert/3", "nile_tiles": 0}
     with pytest.raises(NotationError, match=r"^card: phase nile-tiles follows the Nile card"):
         parse_state(dumps(document))
+
+
+@pytest.mark.cites(RULEBOOK, "4. Aktion: Einen Königreich-Stein gemäß der Horuskarte setzen",
+                   "§3 rule 5")  # fmt: skip
+@pytest.mark.parametrize(
+    ("stones", "rule", "fragment"),
+    [
+        ([[0, 0, 0]], "horus.stone-terrain", "the tile at 0,0 is a pyramid"),
+        ([[2, 0, 0]], "horus.stone-terrain", "the tile at 2,0 is a river end"),
+        ([[9, 9, 0]], "horus.stone-terrain", "no tile lies at 9,9"),
+        ([[0, 2, 0], [0, 2, 1]], "horus.stone-one-per-tile", "two stones on the tile at 0,2"),
+    ],
+)
+def test_stones_in_a_state_name_the_rule_they_break(stones, rule, fragment):
+    document = HORUS.state_to_json(position([(0, 2, "desert")]))
+    document["stones"] = stones
+    _refused(document, rule, fragment)
