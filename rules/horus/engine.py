@@ -3,7 +3,7 @@ NOTES.md §3 read them.
 
 Rule ids and their words are in ``rules/catalogue/horus.toml``; the open readings are the
 options in ``options.py``. What the table alone decides is in ``legality.py``; how each
-move changes the state in ``turns.py``; the final count in ``count.py``.
+move changes the state in ``turns.py``; the final count in ``scoring.py``.
 """
 
 from __future__ import annotations

@@ -231,7 +231,8 @@ def kit_from_json(data: Any) -> HorusKit:
         if not adjacent(end, pyramid):
             raise fail(
                 f"start.ends[{i}]",
-                f"a river end lies edge to edge with the pyramid tile at {pyramid}",
+                f"the river end does not touch the pyramid tile at {pyramid}: it lies "
+                "beside it along a whole or half an edge",
                 list(end),
             )
         if all(any(contact(p, t) == "overlap" for t in layout) for p in neighbours(end)):

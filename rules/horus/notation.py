@@ -321,7 +321,11 @@ def _tiles(value: Any, kit: HorusKit) -> tuple[Tile, ...]:
         raise NotationError("tiles", "expected the tiles in order of y, then x")
     found = Counter(t.kind for t in tiles)
     if found["end"] != 2 or found["pyramid"] != 1:
-        raise NotationError("tiles", "the layout has two river ends and the pyramid tile")
+        raise NotationError(
+            "tiles",
+            f"the layout has {found['end']} river ends and {found['pyramid']} pyramid tiles: "
+            "exactly two river ends and one pyramid tile",
+        )
     return tuple(tiles)
 
 

@@ -135,7 +135,10 @@ def _broken(change):
         (lambda d: d["cards"][0].update(terrain="sand"), "field 'cards[0].terrain'"),
         (lambda d: d["cards"][0].update(number=6), "field 'cards[0].number'"),
         (lambda d: d["cards"][1].update(number=1), "field 'cards[1]': the card desert/1"),
-        (lambda d: d["start"].update(ends=[[-2, 0], [4, 0]]), "field 'start.ends[1]'"),
+        (
+            lambda d: d["start"].update(ends=[[-2, 0], [4, 0]]),
+            "field 'start.ends[1]': the river end does not touch the pyramid tile at 0,0",
+        ),
         (lambda d: d["start"].update(pyramid=[1, 1]), "field 'start': the start tiles"),
         (lambda d: d["river"].update(temple=2), "field 'river.temple'"),
         (lambda d: d.update(hand=True), "field 'hand'"),

@@ -157,3 +157,11 @@ def test_stones_in_a_state_name_the_rule_they_break(stones, rule, fragment):
     document = HORUS.state_to_json(position([(0, 2, "desert")]))
     document["stones"] = stones
     _refused(document, rule, fragment)
+
+
+@pytest.mark.cites(RULEBOOK, "SPIELVORBEREITUNG", "§3 rule 1")
+def test_a_layout_without_its_start_tiles_says_what_it_has():
+    document = HORUS.state_to_json(position())
+    document["tiles"] = [t for t in document["tiles"] if t[:2] != [2, 0]]
+    with pytest.raises(NotationError, match="the layout has 1 river ends and 1 pyramid tiles"):
+        parse_state(dumps(document))
