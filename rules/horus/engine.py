@@ -333,7 +333,8 @@ class Horus(Game[HorusState, HorusMove, HorusKit]):
         return words.diagram(state, self.scores(state))
 
     def seat_colour(self, state: HorusState, seat: int) -> str | None:
-        return None
+        colours = state.kit.stone_colours
+        return colours[seat] if 0 <= seat < len(colours) else None
 
     def where(self, state: HorusState) -> str:
         actor = self.to_act(state)

@@ -76,6 +76,7 @@ class HorusKit:
     description: str
     tiles: int  # printed tiles in the box
     stones: int  # kingdom stones a player
+    stone_colours: tuple[str, ...]  # the stones' colours, one a seat, in seat order
     hand: int  # Horus cards in a hand
     nile_cards: int
     terrains: tuple[Terrain, ...]
@@ -132,6 +133,7 @@ class HorusKit:
             "description": self.description,
             "tiles": self.tiles,
             "stones": self.stones,
+            "stone_colours": list(self.stone_colours),
             "hand": self.hand,
             "nile_cards": self.nile_cards,
             "horus_cards": self.horus_cards,
@@ -149,8 +151,8 @@ class HorusKit:
         }
 
 
-FIELDS = ("tiles", "stones", "hand", "nile_cards", "horus_cards", "terrains", "river", "start",
-          "cards")  # fmt: skip
+FIELDS = ("tiles", "stones", "stone_colours", "hand", "nile_cards", "horus_cards", "terrains",
+          "river", "start", "cards")  # fmt: skip
 RESERVED = ("river", "necropolis", "temple", "pyramid", "end", ANY)
 
 
@@ -165,6 +167,15 @@ def kit_from_json(data: Any) -> HorusKit:
             raise fail(field, "missing")
     tiles = whole(data["tiles"], "tiles", 1, 999)
     stones = whole(data["stones"], "stones", 1, 99)
+    stone_colours = data["stone_colours"]
+    if (
+        not isinstance(stone_colours, list)
+        or len(stone_colours) < 4
+        or not all(isinstance(c, str) and c for c in stone_colours)
+        or len(set(stone_colours)) != len(stone_colours)
+    ):
+        raise fail("stone_colours", "expected at least 4 different colour names, one a seat",
+                   stone_colours)  # fmt: skip
     hand = whole(data["hand"], "hand", 1, 10)
     nile_cards = whole(data["nile_cards"], "nile_cards", 2, 99)
     horus_cards = whole(data["horus_cards"], "horus_cards", 1, 999)
@@ -266,6 +277,7 @@ def kit_from_json(data: Any) -> HorusKit:
         description=description,
         tiles=tiles,
         stones=stones,
+        stone_colours=tuple(stone_colours),
         hand=hand,
         nile_cards=nile_cards,
         terrains=tuple(terrains),

@@ -114,6 +114,14 @@ def test_the_kit_gives_the_start_layout_and_the_counts():
     assert all(state.stones_left(s) == 20 for s in range(3))
 
 
+@pytest.mark.cites(RULEBOOK, "ENDABRECHNUNG", "§3 rule 1")
+def test_the_seats_play_the_stone_colours_of_the_box():
+    # Beispiel 7 names the players by their stones: Weiß, Gelb, Schwarz, Blau.
+    state = new_game("horus", players=4)
+    assert [HORUS.seat_colour(state, s) for s in range(4)] == ["white", "yellow", "black", "blue"]
+    assert HORUS.seat_colour(state, 4) is None
+
+
 def _broken(change):
     data = copy.deepcopy(read_kit_file("horus"))
     change(data)
@@ -143,6 +151,11 @@ def _broken(change):
         (lambda d: d["river"].update(temple=2), "field 'river.temple'"),
         (lambda d: d.update(hand=True), "field 'hand'"),
         (lambda d: d.pop("stones"), "field 'stones': missing"),
+        (
+            lambda d: d.update(stone_colours=["white", "white", "black", "blue"]),
+            "field 'stone_colours'",
+        ),
+        (lambda d: d.update(stone_colours=["white", "yellow"]), "field 'stone_colours'"),
         (lambda d: d.update(colour="red"), "field 'colour': unknown field"),
     ],
 )

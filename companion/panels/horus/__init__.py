@@ -322,7 +322,7 @@ def _count(state: HorusState, regions: tuple, y: float, say: Say, lang: str) -> 
         held = [(i, r) for i, r in enumerate(regions) if seat in r.controllers]
         row = [rect(LEFT - 4, row_y, WIDTH - 2 * LEFT + 8, 23, rx=5,
                     fill="#fff7e0" if seat == actor else "#f6f6f6", stroke="#d0d0d0"),
-               circle(LEFT + 9, row_y + 11.5, 8, fill=seat_colour(seat), stroke="#000000",
+               circle(LEFT + 9, row_y + 11.5, 8, fill=seat_colour(state, seat), stroke="#000000",
                       stroke_width=1.5),
                outlined(LEFT + 9, row_y + 11.5, str(seat), 10),
                text(LEFT + 24, row_y + 16, _seat(seat, say), 13, text_anchor="start"),

@@ -35,12 +35,17 @@ TEMPLE_FILL = "#f3c623"
 ISLAND = "#0b4fb3"
 HINT = "#e07000"
 FLAG = "#c01c28"
-#: Kingdom stones by seat; the seat's number is written on each, so colour is not alone.
-SEAT_COLOURS = ("#d62828", "#1d4ed8", "#222222", "#ffffff")
+#: How a kit's stone colour (``stone_colours``) is painted; a colour not here is painted
+#: by its name. The seat's number is written on each stone, so colour is not alone.
+PAINT = {"white": "#ffffff", "yellow": "#f2c500", "black": "#222222", "blue": "#1d4ed8",
+         "red": "#d62828", "green": "#2e8b3a"}  # fmt: skip
 
 
-def seat_colour(seat: int) -> str:
-    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+def seat_colour(state: HorusState, seat: int) -> str:
+    """The paint of ``seat``'s stones: the kit's colour for the seat."""
+    colours = state.kit.stone_colours
+    name = colours[seat % len(colours)]
+    return PAINT.get(name, name)
 
 
 class Frame:
@@ -237,7 +242,7 @@ def stones(state: HorusState, frame: Frame, say: Say) -> list[str]:
     found = []
     for stone in state.stones:
         cx, cy = frame.centre(stone.at)
-        paint = seat_colour(stone.player)
+        paint = seat_colour(state, stone.player)
         r = frame.tile * 0.27
         disc = [title(say("stone_at", seat=stone.player, at=str(stone.at))),
                 circle(cx + r * 0.5, cy + r * 0.5, r, fill=paint, stroke="#000000",
