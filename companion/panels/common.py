@@ -110,6 +110,24 @@ def colour(name: str, fallback: str = "#999999") -> str:
     return name if _COLOUR.fullmatch(name) else fallback
 
 
+def wrap(words_: str, width: int, lines: int) -> list[str]:
+    """``words_`` in at most ``lines`` lines of about ``width`` characters, the last one
+    cut with an ellipsis when the words go on (a panel shows the whole as a title)."""
+    found: list[str] = []
+    line = ""
+    for word in words_.split():
+        if line and len(line) + 1 + len(word) > width:
+            found.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    found.append(line)
+    if len(found) > lines:
+        found = found[:lines]
+        found[-1] = found[-1][: width - 1].rstrip() + "…"
+    return found
+
+
 # -- writing SVG -----------------------------------------------------------------------
 
 

@@ -18,7 +18,8 @@ import pytest
 from companion.app import Service, create_app
 from companion.journal import Journal
 from companion.panels import TapError, horus, panel_for
-from companion.panels.horus.board import PAINT, TERRAIN_FILL
+from companion.panels.common import colour
+from companion.panels.horus.board import TERRAIN_FILL
 from companion.tables import Table, TableConfig
 from rules import CHANCE, View, new_game
 from rules.catalogue import explain as rule_entry
@@ -167,7 +168,7 @@ def test_a_stone_is_drawn_on_its_tile_in_its_players_colour():
         assert int(element.get("data-seat")) == stone.player
         disc = next(element.iter(f"{SVG}circle"))
         # The kit's colour for the seat (white, yellow, black, blue in the box).
-        assert disc.get("fill") == PAINT[HORUS.seat_colour(state, stone.player)]
+        assert disc.get("fill") == colour(HORUS.seat_colour(state, stone.player))
         assert str(stone.player) in texts_in(element)  # colour is never alone
         seen.add(disc.get("fill"))
     assert len(seen) == 3

@@ -52,6 +52,7 @@ from companion.panels.common import (
     text,
     title,
     words,
+    wrap,
 )
 from companion.panels.horus.board import (
     BOARD_H,
@@ -414,29 +415,11 @@ def _band(main: str, small: str, y: float, kind: str, rule: str | None) -> str:
     parts = [title(f"{main} ({small})"),
              rect(LEFT - 4, y, WIDTH - 2 * LEFT + 8, 64, rx=6, **box)]  # fmt: skip
     start = {"text_anchor": "start", "fill": paint}
-    for k, line in enumerate(_wrap(main, 80, 2)):
+    for k, line in enumerate(wrap(main, 80, 2)):
         parts.append(text(LEFT + 2, y + 19 + k * 18, line, 14, font_weight="bold" if flagged
                           or not k else None, **start))  # fmt: skip
-    parts.append(text(LEFT + 2, y + 56, _wrap(small, 98, 1)[0], 11.5, class_="rule", **start))
+    parts.append(text(LEFT + 2, y + 56, wrap(small, 98, 1)[0], 11.5, class_="rule", **start))
     return el("g", parts, class_=kind, data_rule=rule)
-
-
-def _wrap(words_: str, width: int, lines: int) -> list[str]:
-    """``words_`` in at most ``lines`` lines of about ``width`` characters, the last one
-    cut with an ellipsis when the words go on (the whole shows as the band's title)."""
-    found: list[str] = []
-    line = ""
-    for word in words_.split():
-        if line and len(line) + 1 + len(word) > width:
-            found.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    found.append(line)
-    if len(found) > lines:
-        found = found[:lines]
-        found[-1] = found[-1][: width - 1].rstrip() + "…"
-    return found
 
 
 # -- the stock and the tiles to tap ----------------------------------------------------
@@ -465,7 +448,7 @@ def _stock(state: HorusState, y: float, say: Say, lang: str) -> str:
 
 def _palette(state: HorusState, y: float, say: Say, lang: str) -> str:
     parts = [text(LEFT, y + 12 + k * 15, line, 12, text_anchor="start")
-             for k, line in enumerate(_wrap(say("tap_head"), 100, 2))]  # fmt: skip
+             for k, line in enumerate(wrap(say("tap_head"), 100, 2))]  # fmt: skip
     kinds = palette_kinds(state)
     step = (WIDTH - 2 * LEFT) / len(kinds)
     for k, kind in enumerate(kinds):

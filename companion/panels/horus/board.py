@@ -15,7 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from companion.panels.common import Say, circle, el, outlined, place, polygon, rect, text, title
+from companion.panels.common import (
+    Say,
+    circle,
+    colour,
+    el,
+    outlined,
+    place,
+    polygon,
+    rect,
+    text,
+    title,
+)
 from rules.horus import HorusState, Pos
 from rules.horus.geometry import SIDE, boundary
 from rules.horus.scoring import RegionCount
@@ -35,17 +46,13 @@ TEMPLE_FILL = "#f3c623"
 ISLAND = "#0b4fb3"
 HINT = "#e07000"
 FLAG = "#c01c28"
-#: How a kit's stone colour (``stone_colours``) is painted; a colour not here is painted
-#: by its name. The seat's number is written on each stone, so colour is not alone.
-PAINT = {"white": "#ffffff", "yellow": "#f2c500", "black": "#222222", "blue": "#1d4ed8",
-         "red": "#d62828", "green": "#2e8b3a"}  # fmt: skip
 
 
 def seat_colour(state: HorusState, seat: int) -> str:
-    """The paint of ``seat``'s stones: the kit's colour for the seat."""
+    """The paint of ``seat``'s stones: the kit's colour for the seat (the seat's number
+    is written on each stone, so colour is not alone)."""
     colours = state.kit.stone_colours
-    name = colours[seat % len(colours)]
-    return PAINT.get(name, name)
+    return colour(colours[seat % len(colours)])
 
 
 class Frame:

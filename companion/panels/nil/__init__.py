@@ -54,6 +54,7 @@ from companion.panels.common import (
     title,
     whole,
     words,
+    wrap,
 )
 from companion.panels.nil.board import (
     CELL,
@@ -464,31 +465,12 @@ def _band(main: str, small: str, y: float, kind: str, rule: str | None) -> str:
     parts = [title(f"{main} ({small})" if small else main),
              rect(LEFT - 6, y, WIDTH - 2 * LEFT + 12, 64, rx=6, **box)]  # fmt: skip
     start = {"text_anchor": "start", "fill": paint}
-    for k, line in enumerate(_wrap(main, 78, 2)):
+    for k, line in enumerate(wrap(main, 78, 2)):
         parts.append(text(LEFT, y + 19 + k * 18, line, 14, font_weight="bold" if flagged or
                           not k else None, **start))  # fmt: skip
     if small:
-        parts.append(text(LEFT, y + 56, _wrap(small, 96, 1)[0], 11.5, class_="rule", **start))
+        parts.append(text(LEFT, y + 56, wrap(small, 96, 1)[0], 11.5, class_="rule", **start))
     return el("g", parts, class_=kind, data_rule=rule)
-
-
-def _wrap(words_: str, width: int, lines: int) -> list[str]:
-    """``words_`` in at most ``lines`` lines of about ``width`` characters, the last one
-    cut with an ellipsis when the words go on (the whole shows as the band's title)."""
-    found: list[str] = []
-    line = ""
-    for word in words_.split():
-        if line and len(line) + 1 + len(word) > width:
-            found.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        found.append(line)
-    if len(found) > lines:
-        found = found[:lines]
-        found[-1] = found[-1][: width - 1].rstrip() + "…"
-    return found
 
 
 def _legend(state: NilState, y: float, say: Say) -> str:
@@ -517,14 +499,14 @@ def _palette(state: NilState, y: float, say: Say, lang: str) -> str:
     kit = state.kit
     on_board = Counter(tile.kind for tile in state.tiles)
     parts = [text(LEFT, y + 14 + k * 17, line, 13, text_anchor="start")
-             for k, line in enumerate(_wrap(say("tap_head"), 92, 2))]  # fmt: skip
+             for k, line in enumerate(wrap(say("tap_head"), 92, 2))]  # fmt: skip
     width = WIDTH - 2 * LEFT
     step = min(KIND_W, width / max(1, len(kit.kinds)))
     for k, kind in enumerate(kit.kinds):
         mid = LEFT + k * step + step / 2
         name = kind.german if lang == "de" else kind.name
         left = kind.count - on_board[kind.name]
-        lines = _wrap(name, 10, 2)
+        lines = wrap(name, 10, 2)
         size = min(11.0, (step - 6) / (0.62 * max(map(len, lines))))  # bold, to fit its column
         column = [text(mid, y + 48 + n * 12, line, size, font_weight="bold")
                   for n, line in enumerate(lines)]  # fmt: skip
