@@ -90,7 +90,7 @@ class ReaderSettings:
     lighter than the square's edge says, with no hand on a square next to it: the square's
     edge in a sleeve's shadow, or a bright spot, not a hand (on rendered frames of seeds
     101-400, a throwaway script: of 13 empty squares read as unknown, 12 were such squares
-    and are read empty now; nothing else changed). ``view_weight``: what it adds to a
+    and are read empty now; no other error came or went). ``view_weight``: what it adds to a
     class's distance that the piece's view (the piece as the camera sees it,
     ``calibration.views``) looks less like the class's kind, whatever its colour, than like
     the kind it looks most like (``views.KindModel``: about 2 between a kind it clearly
