@@ -10,9 +10,13 @@ options (``options.py``), and states its own readings here:
   an edge; corner contact is none.
 - A river end is blocked when no free position touches it (option ``end_room``:
   along a whole edge); every placement is checked, the end laid again included.
-- A river tile from the bag replaces an end; only when no end can be replaced and laid
-  again without blocking is it laid at the river like a river/necropolis tile.
-- The temple is removed only when no legal place exists.
+- A river tile from the bag replaces an end; when no end can be replaced and laid
+  again without blocking, it is laid at the river like a river/necropolis tile (option
+  ``bag_river``: it leaves the game instead).
+- The temple is removed only when no legal place exists. The rulebook says nothing of
+  other bag tiles with no place; they leave the game as the temple does. For a terrain
+  tile this does not arise in play: the layout's outside always has room away from the
+  ends (``test_a_terrain_tile_from_the_bag_always_has_a_place`` checks it in playouts).
 - Islands: a flood from outside through everything but water (option ``island``:
   a land group with water across every half edge of its boundary).
 - The Nile card: action 1 still happens; its stone may enter a region of six or more

@@ -252,6 +252,12 @@ class Horus(Game[HorusState, HorusMove, HorusKit]):
                     "horus.river-replace-end",
                     "a river tile from the bag takes the place of a river end",
                 )
+            if laid_at_river and state.options["bag_river"] == "aside":
+                return Problem(
+                    "horus.river-replace-end",
+                    "a river tile from the bag takes the place of a river end; where neither "
+                    "end can move, it leaves the game (option bag_river=aside)",
+                )
         elif phase in ("river-stack", "nile-tiles"):
             if tile not in ("river", "necropolis"):
                 return Problem(

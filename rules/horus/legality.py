@@ -249,12 +249,14 @@ def river_stack_moves(state: HorusState, refused: list[Pos]) -> list[HorusMove]:
 
 def bag_moves(state: HorusState, kind: str, refused: list[Pos]) -> list[HorusMove]:
     """The bag tile: a terrain anywhere, the temple at the river alone, a river tile in
-    an end's place (laid at the river when no end can move); a tile with no legal place
-    at all leaves the game."""
+    an end's place (when no end can move: option ``bag_river``); a tile with no legal
+    place at all leaves the game, as the rulebook says of the temple."""
     if kind == "temple":
         moves = lay_moves(state, "temple", refused)
     elif kind == "river":
-        moves = replace_moves(state, True, refused) or lay_moves(state, "river", refused)
+        moves = replace_moves(state, True, refused)
+        if not moves and state.options["bag_river"] == "at-river":
+            moves = lay_moves(state, "river", refused)
     else:
         moves = lay_moves(state, kind, refused)
     return moves or [SetAside(state.seat)]

@@ -358,6 +358,18 @@ def _check_layout(tiles: tuple[Tile, ...], options: Options) -> Layout:
             "one laid before it",
             rule="horus.touch",
         )
+    # River tiles and ends are laid touching the river, so the river is one piece.
+    land = frozenset(p for p, k in layout.kind.items() if k not in WATER)
+    river = _reach(layout, pyramid, land)
+    for tile in tiles:
+        if tile.kind in WATER and tile.at not in river:
+            raise NotationError(
+                f"tiles[{index[tile.at]}]",
+                f"the {_name(tile.kind)}{' tile' * (tile.kind == 'river')} at {tile.at} is not "
+                "joined to the river: river tiles "
+                "and ends are laid touching the river",
+                rule="horus.river-touch",
+            )
     blocked = layout.blocked_ends(full_edge=options["end_room"] == "full-edge")
     if blocked:
         raise NotationError(
@@ -372,31 +384,13 @@ def _check_layout(tiles: tuple[Tile, ...], options: Options) -> Layout:
 
 
 def _check_temple(layout: Layout, at: Pos, where: str) -> None:
-    """The temple was laid at the river touching no land ("Der Horustempel"); tiles laid
-    at it later may touch it (Beispiel 6, F). So some water tile beside it is joined to
-    the start tiles without passing the land that touches it now."""
-    touching = layout.touching(at)
-    water = [p for p in touching if layout.kind[p] in WATER]
-    if not water:
+    """The temple was laid at the river touching no land ("Der Horustempel"). Tiles laid
+    at it later may touch it (Beispiel 6, F), and the river is one piece (checked
+    before), so any land beside it now could have come after it: only the river is
+    checked."""
+    if not any(layout.kind[p] in WATER for p in layout.touching(at)):
         raise NotationError(
             where, f"the temple at {at} does not touch the river", rule="horus.temple-river"
-        )
-    land = frozenset(p for p in touching if layout.kind[p] not in WATER)
-    pyramid = next(p for p, k in layout.kind.items() if k == "pyramid")
-    before = _reach(layout, pyramid, land | {at})
-    if not any(p in before for p in water):
-        if not land:
-            raise NotationError(
-                where,
-                f"the temple at {at} touches no river joined to the start tiles but through itself",
-                rule="horus.temple-river",
-            )
-        raise NotationError(
-            where,
-            f"the temple at {at} touches the river only through tiles that touch it, such as "
-            f"the {layout.kind[min(land)]} at {min(land)}: it was laid touching no terrain "
-            "or necropolis, so the river beside it lay there before them",
-            rule="horus.temple-land",
         )
 
 

@@ -44,4 +44,18 @@ OPTION_SPECS = (
         source="horus.de.txt 'Der Fluss' (Als Fluss); NOTES.md §3 Ambiguities, Blocking "
         "a river end",
     ),
+    OptionSpec(
+        name="bag_river",
+        default="at-river",
+        choices=("at-river", "aside"),
+        doc=(
+            "A river tile from the bag that can replace neither river end (each end's "
+            "every new place would block it). at-river: it is laid at the river as a "
+            "river/necropolis tile would be, and the compulsory river/necropolis tile "
+            "follows. aside: it leaves the game as the temple does when it has no place, "
+            "and the turn goes on with the card."
+        ),
+        source="horus.de.txt 'Den Fluss verlängern' (muss anstelle eines der beiden "
+        "Flussenden gelegt werden) and 'Der Horustempel'; not in NOTES.md §3",
+    ),
 )

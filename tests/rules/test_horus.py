@@ -29,6 +29,7 @@ from rules.horus import (
     SetStone,
     SkipStone,
 )
+from rules.horus.legality import bag_moves
 from rules.playout import game_rng, random_playout
 
 SCENARIOS = True
@@ -286,6 +287,58 @@ def test_the_river_end_itself_may_not_be_laid_where_it_is_blocked():
     assert all(m.end == Pos(-2, 0) for m in HORUS.legal_moves(state))
 
 
+#: Both river ends shut in as SHUT_IN shuts in the one at 2,0 (mirrored for -2,0): no
+#: end can be replaced, but 0,2 above the pyramid is free at the river.
+BOTH_SHUT_IN = [*SHUT_IN, (-2, 2, "hills"), (-4, 0, "hills"), (-4, -2, "swamp"),
+                (-2, -4, "desert")]  # fmt: skip
+
+
+@pytest.mark.cites(RULEBOOK, VERLAENGERN, "§3 rule 6")
+def test_option_bag_river_a_river_tile_no_end_can_take_is_laid_at_the_river_or_set_aside():
+    state = position(BOTH_SHUT_IN, phase="bag-tile", in_hand="river")
+    for end, to in ((Pos(2, 0), Pos(2, -2)), (Pos(-2, 0), Pos(-2, -2))):
+        refused(state, ReplaceEnd(0, end, to), "horus.river-end-blocked", f"river end at {to}")
+    # at-river (the default): laid at the river, and the compulsory tile follows.
+    legal = HORUS.legal_moves(state)
+    assert Lay(0, "river", Pos(0, 2)) in legal
+    assert all(isinstance(m, Lay) and m.tile == "river" for m in legal)
+    refused(state, SetAside(0), "horus.set-aside", "can be laid")
+    assert HORUS.play(state, Lay(0, "river", Pos(0, 2))).phase == "river-stack"
+    # aside: it leaves the game as a temple with no place does; no compulsory tile.
+    aside = position(
+        BOTH_SHUT_IN, phase="bag-tile", in_hand="river", options={"bag_river": "aside"}
+    )
+    assert HORUS.legal_moves(aside) == (SetAside(0),)
+    refused(aside, Lay(0, "river", Pos(0, 2)), "horus.river-replace-end", "takes the place")
+    after = HORUS.play(aside, SetAside(0))
+    assert after.aside == ("river",) and after.phase == "card"
+    # Where an end can be replaced, the option changes nothing.
+    free = position(SHUT_IN, phase="bag-tile", in_hand="river", options={"bag_river": "aside"})
+    assert HORUS.legal_moves(free) == HORUS.legal_moves(
+        position(SHUT_IN, phase="bag-tile", in_hand="river")
+    )
+
+
+@pytest.mark.cites(RULEBOOK, TEMPEL, "§3 rule 8")
+def test_a_terrain_tile_from_the_bag_always_has_a_place():
+    # The rulebook sends only the temple out of the game when it has no place; the
+    # engine would do the same with any bag tile (rules/horus/__init__.py), which for a
+    # terrain tile never arises: the layout's outside has room away from the river ends.
+    checked = 0
+
+    def every_terrain_fits(state, move):
+        nonlocal checked
+        if state.phase == "bag-tile" and not move.chance:
+            for terrain in KIT.terrain_names:
+                assert bag_moves(state, terrain, []) != [SetAside(state.seat)], (terrain, state)
+            checked += 1
+
+    for index in range(3):
+        initial = new_game("horus", players=4)
+        random_playout(HORUS, initial, game_rng(11, index), 5000, every_terrain_fits)
+    assert checked > 100
+
+
 @pytest.mark.cites(RULEBOOK, VERAENDERN, "§3 rule 6")
 def test_the_river_may_branch_and_other_arms_may_be_blocked():
     # Beispiel 5: an arm at 0,-2 below the pyramid, hemmed in on both sides; a desert
@@ -531,3 +584,12 @@ def test_the_table_view_records_a_tile_set_aside_unseen_as_unchecked():
     # Where every kind still in the bag has a legal place, no tile may be set aside.
     start = position(phase="bag-tile", in_hand="?", view=View.TABLE)
     refused(start, SetAside(0), "horus.set-aside", "a tile leaves the game only when it cannot")
+    # Both ends shut in and bag_river=aside: a river tile would have no place either, and
+    # which of the two was put away is not seen; the bag still counts it.
+    options = {"bag_river": "aside"}
+    both = position(BOTH_SHUT_IN, phase="bag-tile", in_hand="?", view=View.TABLE, options=options)
+    after = HORUS.play(both, SetAside(0))
+    assert after.aside == () and after.bag == both.bag and after.phase == "card"
+    (note,) = after.unchecked
+    assert "a river or a temple would have had no legal place" in note
+    assert "still counted in the bag" in note

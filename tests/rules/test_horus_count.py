@@ -66,14 +66,16 @@ def test_the_most_stones_control_a_region_and_tied_players_each_score_it_in_full
     assert HORUS.scores(position(tiles)) == (0, 0)  # no stone, no control
 
 
-#: A desert below the pyramid, walled in by river tiles left, right and below (they meet
-#: the pyramid and one another at corners only).
-ISLAND = [(0, -2, "desert"), (-2, -2, "river"), (2, -2, "river"), (0, -4, "river")]
+#: A desert below the pyramid, walled in by river tiles left and right (each laid at an
+#: end) and by two below, offset by half an edge so that each touches the one beside it
+#: and one side tile (the river is one piece: every river tile touches it).
+ISLAND = [(0, -2, "desert"), (-2, -2, "river"), (2, -2, "river"), (-1, -4, "river"),
+          (1, -4, "river")]  # fmt: skip
 #: The same ring one tile wider, with the desert in its west half and an empty place
 #: (2,-2) in its east half: the river end 2,0 closes the top, and the river at 4,0 joins
-#: the east side to it (a corner alone does not join tiles).
-GAPPED = [(0, -2, "desert"), (-2, -2, "river"), (4, -2, "river"), (0, -4, "river"),
-          (2, -4, "river"), (4, 0, "river")]  # fmt: skip
+#: the east side to it.
+GAPPED = [(0, -2, "desert"), (-2, -2, "river"), (4, -2, "river"), (-1, -4, "river"),
+          (1, -4, "river"), (3, -4, "river"), (4, 0, "river")]  # fmt: skip
 
 
 @pytest.mark.cites(RULEBOOK, FLUSS, "§3 rule 9")
@@ -101,14 +103,14 @@ def test_temple_and_island_together_quadruple_and_the_cap_applies_after():
     # A desert on the island that also touches the temple at its corner... the temple
     # lies inside the ring too: ring of river around a desert and the temple.
     tiles = [(0, -2, "desert"), (2, -2, "temple"), (-2, -2, "river"), (4, -2, "river"),
-             (0, -4, "river"), (2, -4, "river")]  # fmt: skip
+             (-1, -4, "river"), (1, -4, "river"), (3, -4, "river")]  # fmt: skip
     state = position(tiles, [(0, -2, 0)])
     (desert,) = count(state)
     assert (desert.island, desert.temple, desert.multiplier, desert.value) == (True, True, 4, 4)
     # Three desert tiles there would make 12: capped at 10.
     big = [(x, y, "desert") for x in (0, 2, 4) for y in (-2,)] + [
-        (6, -2, "temple"), (-2, -2, "river"), (8, -2, "river"),
-        *((x, -4, "river") for x in (0, 2, 4, 6)), (4, 0, "river"), (6, 0, "river")]  # fmt: skip
+        (6, -2, "temple"), (-2, -2, "river"), (8, -2, "river"), (4, 0, "river"), (6, 0, "river"),
+        *((x, -4, "river") for x in (-1, 1, 3, 5, 7))]  # fmt: skip
     capped = position(big, [(0, -2, 0)])
     (deserts,) = count(capped)
     assert (deserts.size, deserts.multiplier, deserts.capped, deserts.value) == (3, 4, True, 10)

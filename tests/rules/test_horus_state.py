@@ -70,11 +70,24 @@ def test_a_state_with_a_temple_laid_at_land_is_refused():
     # Off the river altogether: above the desert.
     document = _with_tile([(0, 2, "desert")], (0, 4, "temple"))
     _refused(document, "horus.temple-river", "temple at 0,4", "does not touch the river")
-    # At the river, but only at a river tile that was laid after the desert beside the
-    # temple: the river at 0,6 touches nothing but the temple and the desert's row.
-    tiles = [(0, 2, "desert"), (2, 3, "desert"), (2, 5, "desert"), (0, 6, "river")]
-    document = _with_tile(tiles, (0, 4, "temple"))
-    _refused(document, "horus.temple-land", "temple at 0,4", "desert at 0,2")
+    # At a river tile that touches nothing but the temple and the desert's row: that
+    # river tile could not have been laid (the river is one piece), so the temple was
+    # not laid at the river either.
+    tiles = [(0, 2, "desert"), (2, 3, "desert"), (2, 5, "desert")]
+    document = _with_tile(tiles, (0, 4, "temple"), (0, 6, "river"))
+    error = _refused(document, "horus.river-touch", "river tile at 0,6", "not joined to the river")
+    assert error.where == "tiles[7]"
+
+
+@pytest.mark.cites(RULEBOOK, VERLAENGERN, "§3 rule 6")
+def test_a_state_with_river_tiles_apart_from_the_river_is_refused():
+    # A river tile beside a desert only, and a river end laid away from the river.
+    document = _with_tile([(0, 2, "desert")], (0, 4, "river"))
+    _refused(document, "horus.river-touch", "river tile at 0,4", "tiles[")
+    moved = _with_tile([(0, 2, "desert")])
+    moved["tiles"] = [t if t != [2, 0, "end"] else [0, 4, "end"] for t in moved["tiles"]]
+    moved["tiles"].sort(key=lambda t: (t[1], t[0]))
+    _refused(moved, "horus.river-touch", "river end at 0,4", "not joined to the river")
 
 
 @pytest.mark.cites(RULEBOOK, TEMPEL, "§3 rule 8")
