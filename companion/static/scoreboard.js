@@ -270,6 +270,7 @@
       place.classList.remove("hint", "tapped");
       if (taps.indexOf(place.dataset.place) >= 0) { place.classList.add("tapped"); }
     });
+    $("board").classList.toggle("no-hints", !hints);
     if (!hints || !panel) { return; }
     // A hint marks the places that continue a legal move from the taps so far.
     const next = new Set();

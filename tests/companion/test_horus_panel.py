@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from horus_positions import position
+from svg_tree import SVG, of_class, parse, places, texts_in
 
 from companion.app import Service, create_app
 from companion.journal import Journal
@@ -35,36 +37,7 @@ from rules.horus import (
 )
 from rules.playout import choose_move, sample_chance
 
-SVG = "{http://www.w3.org/2000/svg}"
 PIN = {"X-Table-PIN": "4711"}
-
-
-def parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg)
-    assert root.tag == f"{SVG}svg"
-    return root
-
-
-def classes(element: ET.Element) -> set[str]:
-    return set(element.get("class", "").split())
-
-
-def places(root: ET.Element) -> dict[str, ET.Element]:
-    found = {}
-    for element in root.iter():
-        if element.get("data-place") is not None:
-            assert "place" in classes(element)
-            assert element.get("data-place") not in found  # one place a position
-            found[element.get("data-place")] = element
-    return found
-
-
-def of_class(root: ET.Element, cls: str) -> list[ET.Element]:
-    return [e for e in root.iter() if cls in classes(e)]
-
-
-def texts_in(element: ET.Element) -> list[str]:
-    return ["".join(e.itertext()) for e in element.iter(f"{SVG}text")]
 
 
 def marked(root: ET.Element) -> set[str]:
@@ -210,12 +183,43 @@ def test_the_count_shown_is_the_engines_breakdown():
         for row, player in zip(rows, report["players"], strict=True):
             assert f"{player['score']} points" in texts_in(row)
             held = of_class(row, "held")
-            listed = player["regions"][: len(held)]  # a long row ends in an ellipsis
+            listed = player["regions"]  # every one, a long row on further lines
             assert [int(e.get("data-region")) for e in held] == [r["region"] for r in listed]
             assert [int(e.get("data-value")) for e in held] == [r["value"] for r in listed]
             assert [e.get("data-shared") == "1" for e in held] == [r["shared"] for r in listed]
         checked += any(report["scores"])
     assert checked > 5
+
+
+def _box(element) -> tuple[float, float, float, float]:
+    rect = next(element.iter(f"{SVG}rect"))
+    x, y = float(rect.get("x")), float(rect.get("y"))
+    return x, y, x + float(rect.get("width")), y + float(rect.get("height"))
+
+
+def test_a_long_row_of_regions_runs_on_over_lines_inside_its_row():
+    # Seat 0 holds twelve one-tile regions of alternating terrain above the start tiles
+    # (a player may hold any number: the count lists every one, none cut off).
+    terrains = ["desert", "hills", "farmland", "swamp"]
+    tiles = [(x, 2, terrains[k % 4]) for k, x in enumerate(range(-12, 12, 2))]
+    state = position(tiles, [(x, 2, 0) for x, _, _ in tiles], players=2)
+    report = breakdown(state)
+    root = parse(horus.svg(state))
+    row, other = of_class(root, "count")
+    held = of_class(row, "held")
+    assert [int(e.get("data-region")) for e in held] == [
+        r["region"] for r in report["players"][0]["regions"]
+    ]
+    assert len(held) == 12
+    left, top, right, bottom = _box(row)
+    boxes = [_box(e) for e in held]
+    assert len({b[1] for b in boxes}) >= 2  # more than one line
+    for k, (x0, y0, x1, y1) in enumerate(boxes):
+        assert left <= x0 and x1 <= right and top <= y0 and y1 <= bottom, k
+        for ox0, oy0, ox1, oy1 in boxes[k + 1 :]:
+            assert x1 <= ox0 or ox1 <= x0 or y1 <= oy0 or oy1 <= y0  # no two overlap
+    assert _box(other)[1] > bottom  # the next player's row starts below
+    assert "…" not in " ".join(texts_in(row))
 
 
 # -- a flag held by the table -------------------------------------------------------------
@@ -277,6 +281,35 @@ def test_an_illegal_tile_tapped_is_flagged_and_the_panel_shows_the_rule(horus_ta
     client.post("/api/tables/horus-1/dismiss", json={}, headers=PIN)
     root = parse(client.get("/api/tables/horus-1/panel").get_json()["svg"])
     assert not of_class(root, "flag") and not of_class(root, "flagged")
+
+
+def test_a_game_in_progress_is_joined_from_its_notation(horus_table):
+    # Horus has no board editor: "Edit the position" gives the position in the notation,
+    # and the table takes it back changed, checked as any state document is.
+    table, client = horus_table
+    edit = client.post("/api/tables/horus-1/edit", json={}, headers=PIN).get_json()
+    assert edit["editor"] is False and edit["draft"] == HORUS.state_to_json(table.state)
+    before = table.seq
+    document = HORUS.state_to_json(midgame(seed=3))
+    answer = client.post("/api/tables/horus-1/games", json={"position": document}, headers=PIN)
+    assert answer.status_code == 200, answer.get_json()
+    assert client.get("/api/tables/horus-1/state").get_json()["state"] == document
+    root = parse(client.get("/api/tables/horus-1/panel").get_json()["svg"])
+    assert len(of_class(root, "tile")) == len(document["tiles"]) > 3
+    # A river end carried away from the river is refused with its rule and field, and
+    # the table keeps its position.
+    end = next(t for t in document["tiles"] if t[2] == "end")
+    far = max(y for _, y, _ in document["tiles"]) + 40
+    moved = dict(document, tiles=[[x, far, k] if [x, y, k] == end else [x, y, k]
+                                  for x, y, k in document["tiles"]])  # fmt: skip
+    moved["tiles"].sort(key=lambda t: (t[1], t[0]))
+    seq = table.seq
+    refused = client.post("/api/tables/horus-1/games", json={"position": moved}, headers=PIN)
+    assert refused.status_code == 400
+    error = refused.get_json()["error"]
+    assert "position: tiles[" in error and "[horus." in error, error
+    assert table.seq == seq > before
+    assert client.get("/api/tables/horus-1/state").get_json()["state"] == document
 
 
 def test_a_legal_tile_tapped_is_laid(horus_table):

@@ -8,13 +8,13 @@ from __future__ import annotations
 import random
 import re
 import time
-import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
+from svg_tree import SVG, classes, of_class, parse, places, texts_in, words_of
 
 from companion.app import Service, create_app
 from companion.journal import Journal
@@ -27,40 +27,7 @@ from rules.nil import NIL, Lay, Step, Tile, turn_parts
 from rules.nil.geometry import PORT_NAMES
 from rules.playout import choose_move, sample_chance
 
-SVG = "{http://www.w3.org/2000/svg}"
 PIN = {"X-Table-PIN": "4711"}
-
-
-def parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg)
-    assert root.tag == f"{SVG}svg"
-    return root
-
-
-def classes(element: ET.Element) -> set[str]:
-    return set(element.get("class", "").split())
-
-
-def places(root: ET.Element) -> dict[str, ET.Element]:
-    found = {}
-    for element in root.iter():
-        if element.get("data-place") is not None:
-            assert "place" in classes(element)
-            found[element.get("data-place")] = element
-    return found
-
-
-def of_class(root: ET.Element, cls: str) -> list[ET.Element]:
-    return [e for e in root.iter() if cls in classes(e)]
-
-
-def words_of(root: ET.Element) -> str:
-    shown = [e for e in root.iter() if e.tag in (f"{SVG}text", f"{SVG}title")]
-    return " ".join("".join(e.itertext()) for e in shown)
-
-
-def texts_in(element: ET.Element) -> list[str]:
-    return ["".join(e.itertext()) for e in element.iter(f"{SVG}text")]
 
 
 def opened(players: int = 3, view: View = View.TABLE, seed: int = 0) -> Any:

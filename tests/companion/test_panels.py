@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from svg_tree import SVG, classes, parse, places, words_of
 
 from companion.panels import PANELS, TapError, panel_for
 from rules import IllegalMove, get_game, new_game
@@ -20,40 +21,12 @@ from rules.playout import choose_move
 from rules.regie import Doubt, Insert, MoveBox, Slide, Start
 from rules.uraeus import TAIL, Advance, Roll
 
-SVG = "{http://www.w3.org/2000/svg}"
 GAMES = ("gimmel", "uraeus", "regie")
-
-
-def parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg)
-    assert root.tag == f"{SVG}svg"
-    return root
-
-
-def classes(element: ET.Element) -> set[str]:
-    return set(element.get("class", "").split())
-
-
-def places(root: ET.Element) -> dict[str, ET.Element]:
-    found: dict[str, ET.Element] = {}
-    for element in root.iter():
-        place = element.get("data-place")
-        if place is not None:
-            assert place not in found, f"two elements for {place}"
-            assert "place" in classes(element)
-            found[place] = element
-    return found
 
 
 def drawn(root: ET.Element, cls: str) -> int:
     """How many pieces of class ``cls`` the picture shows (a group may stand for several)."""
     return sum(int(e.get("data-count", "1")) for e in root.iter() if cls in classes(e))
-
-
-def words_of(root: ET.Element) -> str:
-    """The words a person sees or hears: the texts and the titles (tooltips, screen readers)."""
-    shown = [e for e in root.iter() if e.tag in (f"{SVG}text", f"{SVG}title")]
-    return " ".join("".join(e.itertext()) for e in shown)
 
 
 def playout(name: str, seed: int, players: int | None = None, plies: int = 400) -> Iterator[Any]:

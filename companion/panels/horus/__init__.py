@@ -88,6 +88,7 @@ from rules.horus.scoring import count, totals
 LEFT = 14
 BOARD_Y = 40
 TILE = 38  # a tile to tap, under the board
+ROW_LINE = 20  # a further line of regions in a player's row of the count
 #: The phases in which a tile is laid: the free places are drawn and tapped.
 TILE_PHASES = ("bag-tile", "river-stack", "stack-tile", "nile-tiles")
 #: The rule each phase turns on, said in the band when no flag is held.
@@ -275,8 +276,9 @@ def svg(state: HorusState, *, lang: str = "en", flag: Mapping[str, Any] | None =
     if flagged is not None:
         body.append(ghost(frame, flagged[0], flagged[1], say, lang, state))
     count_y = frame.bottom + 16
-    body.append(_count(state, regions, count_y, say, lang))
-    notes_y = count_y + 24 + 26 * state.players + 6
+    counts, counts_height = _count(state, regions, count_y, say, lang)
+    body.append(counts)
+    notes_y = count_y + counts_height + 6
     body.append(_notes(state, notes_y, flag, at, say, lang))
     stock_y = notes_y + 64 + 20
     body.append(_stock(state, stock_y, say, lang))
@@ -310,43 +312,48 @@ def _rule_words(rule: str, lang: str) -> str:
 # -- the running count -----------------------------------------------------------------
 
 
-def _count(state: HorusState, regions: tuple, y: float, say: Say, lang: str) -> str:
+def _count(state: HorusState, regions: tuple, y: float, say: Say, lang: str) -> tuple[str, float]:
     """Each player's points and the regions that make them: the engine's final count
-    applied to the layout as it lies (``rules.horus.scoring``)."""
+    applied to the layout as it lies (``rules.horus.scoring``). A player's regions run
+    on over as many lines as they need. Returns the drawing and its height."""
     scores = totals(regions, state.players)
     final = say("yes") if state.finished else say("no")
     parts = [text(LEFT, y + 12, say("count_head", final=final), 14, font_weight="bold",
                   text_anchor="start")]  # fmt: skip
     actor = HORUS.to_act(state)
+    row_y = y + 24
+    first_x, right = LEFT + 200, WIDTH - LEFT
     for seat in range(state.players):
-        row_y = y + 24 + 26 * seat
         held = [(i, r) for i, r in enumerate(regions) if seat in r.controllers]
-        row = [rect(LEFT - 4, row_y, WIDTH - 2 * LEFT + 8, 23, rx=5,
+        chips: list[str] = []
+        x, line = first_x, 0
+        if not held:
+            chips.append(text(x, row_y + 16, say("controls_none"), 12, fill="#666666",
+                              text_anchor="start"))  # fmt: skip
+        for index, region in held:
+            chip = _chip(state, region, say, lang)
+            width = 7 * len(chip) + 10
+            if x + width > right and x > first_x:
+                x, line = first_x, line + 1
+            top = row_y + 3 + ROW_LINE * line
+            chips.append(el("g", [rect(x, top, width, 17, rx=8,
+                                       fill=tile_fill(state, region.terrain), stroke="#888888"),
+                                  text(x + width / 2, top + 12.5, chip, 11.5)],
+                            class_="held", data_region=index, data_value=region.value,
+                            data_shared="1" if len(region.controllers) > 1 else None))  # fmt: skip
+            x += width + 5
+        height = 23 + ROW_LINE * line
+        row = [rect(LEFT - 4, row_y, WIDTH - 2 * LEFT + 8, height, rx=5,
                     fill="#fff7e0" if seat == actor else "#f6f6f6", stroke="#d0d0d0"),
                circle(LEFT + 9, row_y + 11.5, 8, fill=seat_colour(state, seat), stroke="#000000",
                       stroke_width=1.5),
                outlined(LEFT + 9, row_y + 11.5, str(seat), 10),
                text(LEFT + 24, row_y + 16, _seat(seat, say), 13, text_anchor="start"),
                text(LEFT + 112, row_y + 16, say("points", n=scores[seat]), 14, font_weight="bold",
-                    text_anchor="start", class_="points")]  # fmt: skip
-        x = LEFT + 200
-        if not held:
-            row.append(text(x, row_y + 16, say("controls_none"), 12, fill="#666666",
-                            text_anchor="start"))  # fmt: skip
-        for index, region in held:
-            chip = _chip(state, region, say, lang)
-            width = 7 * len(chip) + 10
-            if x + width > WIDTH - LEFT:
-                row.append(text(x, row_y + 16, "…", 13, text_anchor="start"))
-                break
-            row.append(el("g", [rect(x, row_y + 3, width, 17, rx=8,
-                                     fill=tile_fill(state, region.terrain), stroke="#888888"),
-                                text(x + width / 2, row_y + 15.5, chip, 11.5)],
-                          class_="held", data_region=index, data_value=region.value,
-                          data_shared="1" if len(region.controllers) > 1 else None))  # fmt: skip
-            x += width + 5
+                    text_anchor="start", class_="points"), *chips]  # fmt: skip
         parts.append(el("g", row, class_="count", data_seat=seat, data_score=scores[seat]))
-    return el("g", parts, class_="counts")
+        row_y += height + 3
+    return el("g", parts, class_="counts"), row_y - y
 
 
 def _chip(state: HorusState, region: Any, say: Say, lang: str) -> str:

@@ -155,9 +155,9 @@ def _fill(state: HorusState, kind: str) -> str:
 
 
 def _hint(x: float, y: float, size: float) -> str:
-    return rect(x + 2, y + 2, size - 4, size - 4, fill=HINT, fill_opacity=0.25, stroke=HINT,
-                stroke_width=3, stroke_dasharray="6 3", class_="next",
-                pointer_events="none")  # fmt: skip
+    # Outlined, not filled: a tint would change the terrain's colour under it.
+    return rect(x + 2, y + 2, size - 4, size - 4, fill="none", stroke=HINT, stroke_width=3,
+                stroke_dasharray="6 3", class_="next", pointer_events="none")  # fmt: skip
 
 
 def free_places(frame: Frame, positions: Iterable[Pos], marked: set[str], say: Say) -> list[str]:
