@@ -10,8 +10,12 @@ clears it for a while; a blip is noise shorter than any chip.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
+
+from firmware.regie.regie import Layout, Regie
 
 Interval = tuple[float, float]
+Step = tuple[int, Callable[[int], list[bytes]]]
 
 
 def chip(rng: random.Random, at: float) -> list[Interval]:
@@ -67,3 +71,67 @@ def sample_times(rng: random.Random, start: float, end: float) -> list[int]:
 def sample(intervals: list[Interval], times: list[int], rng: random.Random) -> list[bool]:
     """Each reading sees the beam at some moment within its millisecond."""
     return [blocked(intervals, t + rng.random()) for t in times]
+
+
+class Scene:
+    """Beam signals and Hall sensor states over time, read into a ``Regie`` the way
+    ``main.py`` reads them: the beams every millisecond or two, the sensors every 10 ms."""
+
+    def __init__(self, seed: int, layout: Layout | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.layout = layout or Layout()
+        self.beams = {name: [] for name in self.layout.beams()}
+        self.sensor_names = self.layout.sensors()
+        self.clicks: list[tuple[float, str, object]] = []  # (from t, part, reading)
+
+    def chip(self, beam: str, at: float, wobble_ms: float = 0) -> None:
+        self.beams[beam] += chip(self.rng, at)
+        if wobble_ms:
+            self.beams[beam] += wobble(self.rng, self.beams[beam][-1][1] + 3, wobble_ms)
+
+    def move(self, part: str, at: float, path: list) -> None:
+        """``part`` ("level 3", "box") passes through ``path``: positions, None between
+        clicks, or a pair for two sensors seen at once; 40 to 90 ms each."""
+        t = at
+        for reading in path:
+            self.clicks.append((t, part, reading))
+            t += self.rng.uniform(40, 90)
+
+    def active(self, t: float, start: dict[str, object]) -> list[bool]:
+        now = dict(start)
+        for at, part, reading in sorted(self.clicks, key=lambda c: c[0]):
+            if at <= t:
+                now[part] = reading
+        out = []
+        for name in self.sensor_names:
+            part, position = name.rsplit(" ", 1)
+            reading = now.get(part)
+            seen = reading if isinstance(reading, tuple) else (reading,)
+            out.append(int(position) in seen)
+        return out
+
+    def steps(self, regie: Regie, end: float, boot_at: float | None = 0) -> Iterator[Step]:
+        """``(t, read)``: at ``t`` the loop reads the sensors; ``read(now)`` hands the
+        readings to ``regie`` as read at ``now`` (``t``, or later on a board's clock) and
+        returns the frames. Booted at ``boot_at`` (None: the caller boots it)."""
+        start = {f"level {n}": 0 for n in range(1, 7)} | {"box": 2}
+        names = self.layout.beams()
+        next_clicks = 0
+        for t in sample_times(self.rng, 0, end):
+            beams = [blocked(self.beams[n], t + self.rng.random()) for n in names]
+            clicks = self.active(t, start) if t >= next_clicks else None
+            if clicks is not None:
+                next_clicks = t + 10
+            boot = boot_at is not None and t >= boot_at and not regie.started
+
+            def read(now: int, beams=beams, clicks=clicks, boot=boot) -> list[bytes]:
+                raws = regie.boot(now) if boot else []
+                raws += regie.beams(now, beams)
+                if clicks is not None:
+                    raws += regie.clicks(now, clicks)
+                return raws
+
+            yield t, read
+
+    def run(self, regie: Regie, end: float, boot_at: float = 0) -> list[bytes]:
+        return [raw for t, read in self.steps(regie, end, boot_at) for raw in read(t)]

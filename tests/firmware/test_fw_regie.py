@@ -8,7 +8,7 @@ import itertools
 import random
 
 import pytest
-from beam_signals import blip, blocked, chip, sample, sample_times, wobble
+from beam_signals import Scene, blip, chip, sample, sample_times, wobble
 
 from firmware.regie.beams import Beam, Clicks
 from firmware.regie.mcp23017 import bits
@@ -92,59 +92,6 @@ def frames_of(raws: list[bytes]) -> list:
     events = [decode(f) for raw in raws for f in parser.feed(raw)]
     assert len(events) == len(raws) and not parser.dropped
     return events
-
-
-class Scene:
-    """Beam signals and Hall sensor states over time, read into a ``Regie`` the way
-    ``main.py`` reads them: the beams every millisecond or two, the sensors every 10 ms."""
-
-    def __init__(self, seed: int, layout: Layout | None = None) -> None:
-        self.rng = random.Random(seed)
-        self.layout = layout or Layout()
-        self.beams = {name: [] for name in self.layout.beams()}
-        self.sensor_names = self.layout.sensors()
-        self.clicks: list[tuple[float, str, object]] = []  # (from t, part, reading)
-
-    def chip(self, beam: str, at: float, wobble_ms: float = 0) -> None:
-        self.beams[beam] += chip(self.rng, at)
-        if wobble_ms:
-            self.beams[beam] += wobble(self.rng, self.beams[beam][-1][1] + 3, wobble_ms)
-
-    def move(self, part: str, at: float, path: list) -> None:
-        """``part`` ("level 3", "box") passes through ``path``: positions, None between
-        clicks, or a pair for two sensors seen at once; 40 to 90 ms each."""
-        t = at
-        for reading in path:
-            self.clicks.append((t, part, reading))
-            t += self.rng.uniform(40, 90)
-
-    def active(self, t: float, start: dict[str, object]) -> list[bool]:
-        now = dict(start)
-        for at, part, reading in sorted(self.clicks, key=lambda c: c[0]):
-            if at <= t:
-                now[part] = reading
-        out = []
-        for name in self.sensor_names:
-            part, position = name.rsplit(" ", 1)
-            reading = now.get(part)
-            seen = reading if isinstance(reading, tuple) else (reading,)
-            out.append(int(position) in seen)
-        return out
-
-    def run(self, regie: Regie, end: float, boot_at: float = 0) -> list[bytes]:
-        start = {f"level {n}": 0 for n in range(1, 7)} | {"box": 2}
-        raws = []
-        times = sample_times(self.rng, 0, end)
-        names = self.layout.beams()
-        next_clicks = 0
-        for t in times:
-            if t >= boot_at and not regie.started:
-                raws += regie.boot(t)
-            raws += regie.beams(t, [blocked(self.beams[n], t + self.rng.random()) for n in names])
-            if t >= next_clicks:
-                raws += regie.clicks(t, self.active(t, start))
-                next_clicks = t + 10
-        return raws
 
 
 def test_a_move_with_all_its_sightings_is_reported_once_each():
