@@ -22,10 +22,12 @@ CONFIG = {
     # table left, right.
     "beam_pins": (6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18),
     "beam_blocked": 0,  # the level a blocked beam reads (the 74HC14 inverts: 0)
-    # I2C0 on GP4 (SDA), GP5 (SCL) to the MCP23017s at these addresses; the Hall sensors
-    # on their inputs in Layout.sensors() order (GPA0 of the first onwards).
+    # I2C0 on GP4 (SDA), GP5 (SCL) to the MCP23017s at these addresses; the levels' Hall
+    # sensors on their inputs in Layout.sensors() order (GPA0 to GPA6, GPB0 to GPB6 of
+    # the first, then of the second), the box's three on these GPIO pins (1, 2, 3).
     "i2c": (0, 4, 5),
     "expanders": (0x20, 0x21),
+    "box_pins": (19, 20, 21),
     "magnet": 0,  # the level a Hall switch reads with a magnet near (open collector: 0)
     "port": ("usb",),  # or ("uart", 0, 0, 1): UART0, TX GP0, RX GP1
     "clicks_every_ms": 10,
@@ -41,7 +43,8 @@ def main():
     bus, sda, scl = CONFIG["i2c"]
     i2c = machine.I2C(bus, sda=machine.Pin(sda), scl=machine.Pin(scl), freq=400000)
     expanders = [MCP23017(i2c, address) for address in CONFIG["expanders"]]
-    sensors = len(layout.sensors())
+    box = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in CONFIG["box_pins"]]
+    level_sensors = len(layout.sensors()) - 3
     spec = CONFIG["port"]
     port = UsbPort() if spec[0] == "usb" else UartPort(spec[1], spec[2], spec[3])
     blocked_level, magnet_level = CONFIG["beam_blocked"], CONFIG["magnet"]
@@ -52,7 +55,8 @@ def main():
         levels = []
         for expander in expanders:
             levels += expander.read()
-        return regie.clicks(now, [v == magnet_level for v in levels[:sensors]])
+        readings = levels[:level_sensors] + [p.value() for p in box]
+        return regie.clicks(now, [v == magnet_level for v in readings])
 
     # Where the levels and the box stand at power-on is no move: read them first.
     start = clock.now()

@@ -202,4 +202,5 @@ def test_the_layout_names_every_sensor_in_order():
 
 
 def test_expander_bytes_become_inputs_in_order():
-    assert bits(bytes([0b00000101, 0b10000000])) == [1, 0, 1] + [0] * 12 + [1]
+    assert bits(bytes([0b00000101, 0b01000000])) == [1, 0, 1] + [0] * 10 + [1]
+    assert bits(bytes([0b10000000, 0b10000000])) == [0] * 14  # GPA7, GPB7 are not inputs
