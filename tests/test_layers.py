@@ -1,7 +1,8 @@
 """The layers of DESIGN.md hold: imports point down only. ``rules`` needs the standard
 library alone; ``hardware`` and ``calibration`` know ``rules`` only; ``vision`` uses
 ``calibration`` and ``rules``; nothing below ``companion`` imports it; no reader imports
-the renderer."""
+the renderer. The device firmware (``firmware/``, MicroPython) imports only itself and
+modules MicroPython has, and only the tests import it."""
 
 from __future__ import annotations
 
@@ -52,6 +53,25 @@ def test_imports_point_down_only(package):
                 assert name in project, f"{where} imports {name}: {package} may not"
             else:
                 assert name in outside, f"{where} imports {name}, outside what {package} uses"
+
+
+#: What the firmware may import: itself, and modules MicroPython has on a board.
+FIRMWARE_MAY_IMPORT = {"firmware", "sys", "time", "os", "struct", "select", "machine", "rp2"}
+
+
+def test_the_firmware_imports_only_itself_and_micropythons_modules():
+    paths = modules("firmware")
+    assert paths
+    for path in paths:
+        extra = imports(path) - FIRMWARE_MAY_IMPORT
+        where = path.relative_to(ROOT)
+        assert not extra, f"{where} imports {', '.join(sorted(extra))}: not on the device"
+
+
+def test_nothing_but_the_tests_imports_the_firmware():
+    for package in (*PROJECT, "benchmarks"):
+        for path in modules(package):
+            assert "firmware" not in imports(path), f"{path.relative_to(ROOT)} imports firmware"
 
 
 def test_no_reader_imports_the_renderer():

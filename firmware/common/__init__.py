@@ -1,0 +1,1 @@
+"""What every device does: frames, sequence numbers, the ring, hello, heartbeat."""

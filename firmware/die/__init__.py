@@ -1,0 +1,1 @@
+"""The electronic die of Uräus: rolls from an accelerometer."""
