@@ -92,6 +92,39 @@ def test_a_throw_that_ends_leaning_does_not_count(seed, lean, why):
     assert outcomes(trace) == bad(why)
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_turned_one_face_by_hand_and_set_down_hard_is_handled(seed):
+    # The shock of setting it down and the one turn by hand are no throw: before it,
+    # the turn came before the shock; a tumble counts only after a landing.
+    trace = Trace(700 + seed)
+    trace.rest(2)
+    target = trace.rng.choice(neighbours(2))
+    trace.turn_and_set_down_firmly(2, target, shock=trace.rng.uniform(2.6, 4.0))
+    assert outcomes(trace) == bad("handled")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("cm", [3, 4, 8])
+def test_dropped_from_the_hand_with_the_chosen_face_up_is_handled(seed, cm):
+    # 4 cm is 90 ms in the air: free fall without tumbling is no throw.
+    trace = Trace(800 + seed)
+    trace.rest(2)
+    trace.drop(2, cm)
+    assert outcomes(trace) == bad("handled")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("face", range(1, 7))
+def test_an_off_centre_sensor_reading_the_spin_in_the_air_still_sees_rolls(face, seed):
+    # A sensor 17 mm off the centre reads ~1.7 g at 5 turns a second in the air: no free
+    # fall, and a "face" (toward the centre) that is not one; the tumbles still tell.
+    trace = Trace(900 + seed * 10 + face)
+    start = trace.rng.randint(1, 6)
+    trace.rest(start)
+    trace.throw(start, face, spin_g=trace.rng.choice([0.9, 1.2, 1.7]))
+    assert outcomes(trace) == rolled(face)
+
+
 def test_a_die_left_crooked_by_hand_is_handled_first():
     trace = Trace(9)
     trace.rest(5)
