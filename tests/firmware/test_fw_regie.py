@@ -60,9 +60,32 @@ def test_the_chatter_is_real_in_these_signals():
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_chip_wobbling_in_the_beam_counts_once(seed):
+    # It falls into the beam and stops there: the wobble goes on from its fall.
     rng = random.Random(seed)
-    signal = chip(rng, 100) + wobble(rng, 130, 1500)
+    signal = chip(rng, 100, stops=True)
+    signal += wobble(rng, signal[-1][1], 1500)
     assert len(counts(signal, seed, 2000)) == 1
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("gap", [10, 15, 25, 40])
+def test_two_chips_falling_close_behind_each_other_count_twice(seed, gap):
+    # A level sliding drops two stacked chips down one chute 15 to 30 ms apart.
+    rng = random.Random(seed)
+    first = chip(rng, 100)
+    signal = first + chip(rng, first[-1][1] + gap)
+    assert len(counts(signal, seed, 500)) == 2
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_chip_close_behind_one_at_rest_waits_until_that_one_has_gone(seed):
+    # A chip resting in the beam and then a second one: while the first rocks, nothing
+    # more counts; once the beam has been clear a while, the next chip does.
+    rng = random.Random(seed)
+    signal = chip(rng, 100, stops=True)
+    signal += wobble(rng, signal[-1][1], 600)
+    signal += chip(rng, signal[-1][1] + 100)
+    assert len(counts(signal, seed, 1200)) == 2
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -100,7 +123,7 @@ def test_a_move_with_all_its_sightings_is_reported_once_each():
     scene.move("level 3", 300, [0, None, (0, -1), -1])  # slid left a click: chips fall
     scene.chip("comp 2", 900, wobble_ms=400)  # one rocks in the chute
     scene.chip("comp 0", 950)  # two at once in other compartments
-    scene.chip("comp 1", 955)
+    scene.chip("comp 1", 970)
     scene.chip("table left", 1000)
     scene.move("box", 1800, [2, None, 3])
     scene.move("level 1", 2100, [0, 1, 0])  # nudged and back: never settled at 1
@@ -128,12 +151,16 @@ def test_many_chips_in_quick_succession_each_count_once(seed):
     rng = random.Random(seed)
     expected = dict.fromkeys(scene.layout.beams(), 0)
     t = 100.0
-    for _ in range(40):
+    free = dict.fromkeys(expected, 0.0)  # when the next chip may cross each beam
+    for _ in range(60):
         name = rng.choice(list(expected))
-        # chips in one beam keep apart by the lockout; other beams at any moment
-        last = max((b for a, b in scene.beams[name]), default=-1000)
-        t = max(t + rng.uniform(0, 30), last + 250)
-        scene.chip(name, t, wobble_ms=rng.choice([0, 0, 300]))
+        # chips in one beam 10 to 40 ms after the last has gone (a stacked pair
+        # falling), or 100 ms after one that rested there; other beams at any moment
+        t = max(t + rng.uniform(0, 30), free[name])
+        rests = rng.random() < 0.2
+        scene.chip(name, t, wobble_ms=300 if rests else 0)
+        last = scene.beams[name][-1][1]
+        free[name] = last + (100 if rests else rng.uniform(10, 40))
         expected[name] += 1
         # the next may come in another beam before this one ends (after the power-on)
         t = max(100.0, t - rng.uniform(0, 200))
