@@ -44,6 +44,7 @@ TUMBLING_G = (0.7, 1.3)  # a reading counts for the face up when about 1 g
 TUMBLE_COS = 0.866  # and within 30 degrees of a face
 FACE_SAMPLES = 2
 SMOOTH = 4  # samples averaged for the rest test (sensor noise halved)
+STILL_SAMPLES = 50  # the rest window's mean: over about the last half second
 THROW_TUMBLES = 2
 FLAT_COS = 0.985  # cos 10 degrees
 TILTED_COS = 0.866  # cos 30 degrees
@@ -74,12 +75,15 @@ def check_faces(faces):
 
 
 class _Still:
-    """A window of samples that stay close to their mean: the die at rest."""
+    """A window of samples that stay close to their mean: the die at rest. The mean is a
+    running one over about the last ``STILL_SAMPLES`` samples: no sum grows while the die
+    lies still for hours (MicroPython's floats are 32 bits on a board), and a sensor's
+    slow drift (warming up) is followed, not taken for a movement."""
 
     def __init__(self):
         self.start = None
         self.n = 0
-        self.sx = self.sy = self.sz = 0.0
+        self.mx = self.my = self.mz = 0.0
 
     def update(self, t, x, y, z):
         """Take a sample; False when it broke the window (a new one begins with it)."""
@@ -88,14 +92,15 @@ class _Still:
             self.n = 0
             return False
         if self.n:
-            mx, my, mz = self.mean()
-            if magnitude(x - mx, y - my, z - mz) > STILL_G:
+            if magnitude(x - self.mx, y - self.my, z - self.mz) > STILL_G:
                 self.begin(t, x, y, z)
                 return False
-            self.n += 1
-            self.sx += x
-            self.sy += y
-            self.sz += z
+            if self.n < STILL_SAMPLES:
+                self.n += 1
+            k = 1.0 / self.n
+            self.mx += (x - self.mx) * k
+            self.my += (y - self.my) * k
+            self.mz += (z - self.mz) * k
             return True
         self.begin(t, x, y, z)
         return True
@@ -103,13 +108,13 @@ class _Still:
     def begin(self, t, x, y, z):
         self.start = t
         self.n = 1
-        self.sx, self.sy, self.sz = x, y, z
+        self.mx, self.my, self.mz = x, y, z
 
     def held(self, t):
         return self.start is not None and t - self.start >= REST_MS
 
     def mean(self):
-        return self.sx / self.n, self.sy / self.n, self.sz / self.n
+        return self.mx, self.my, self.mz
 
 
 class RollDetector:

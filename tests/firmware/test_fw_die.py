@@ -9,7 +9,7 @@ from accel_traces import FACE_UP, Trace, neighbours
 
 from firmware.die.accel import lis3dh_g, mpu6050_g
 from firmware.die.die import Die
-from firmware.die.roll import RollDetector, face_up
+from firmware.die.roll import RollDetector, _Still, face_up
 from hardware.counters import Counters
 from hardware.messages import Battery, DieInvalid, DieRolled, DieRolling, DieSnapshot, decode
 from hardware.protocol import Parser
@@ -168,6 +168,19 @@ def test_the_face_follows_the_mounting():
     assert outcomes(trace, flipped) == rolled(6)
     with pytest.raises(ValueError, match="opposite sides adding to 7"):
         RollDetector((1, 2, 3, 4, 5, 6))  # 1 and 2 are not opposite
+
+
+def test_the_rest_window_follows_a_slow_drift_and_keeps_no_growing_sums():
+    # A die left lying for long: its sensor drifts slowly (warming up), 0.06 g over a
+    # minute after half a minute still. The window's mean is of its recent samples, so
+    # it stays a rest; a mean of every sample since the rest began would lag behind the
+    # drift (and on a board, MicroPython's 32-bit floats lose a sum of hours of samples).
+    still = _Still()
+    steady = [still.update(t * 10, 0.0, 0.0, 1.0) for t in range(3000)]
+    drifting = [still.update(30000 + t * 10, 0.0, 0.0, 1.0 + 0.06 * t / 6000) for t in range(6000)]
+    assert all(steady[1:]) and all(drifting)
+    assert still.held(90000) and still.start == 0
+    assert still.mean()[2] == pytest.approx(1.06, abs=0.005)
 
 
 def test_face_up_and_its_flatness():
