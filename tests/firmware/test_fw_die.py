@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from accel_traces import FACE_UP, Trace, neighbours
 
-from firmware.die.accel import lis3dh_g, mpu6050_g
+from firmware.die.accel import MPU6050, find_accelerometer, lis3dh_g, mpu6050_g
 from firmware.die.die import Die
 from firmware.die.roll import RollDetector, _Still, face_up
 from hardware.counters import Counters
@@ -246,3 +246,36 @@ def test_accelerometer_bytes_become_g():
     assert lis3dh_g(bytes([0, 0, 0x80, 0xF3, 0xA0, 0x0F])) == pytest.approx((0.0, -0.8, 1.0))
     # MPU-6050, +-8 g, big-endian: 4096 a g.
     assert mpu6050_g(bytes([0x10, 0x00, 0xF0, 0x00, 0x00, 0x00])) == (1.0, -1.0, 0.0)
+
+
+class FakeI2C:
+    """A bus with chips that answer WHO_AM_I: ``{address: (register, value)}``."""
+
+    def __init__(self, chips: dict[int, tuple[int, int]]) -> None:
+        self.chips = chips
+        self.written: list[tuple[int, int, bytes]] = []
+
+    def scan(self) -> list[int]:
+        return sorted(self.chips)
+
+    def readfrom_mem(self, address: int, register: int, n: int) -> bytes:
+        who_register, who = self.chips[address]
+        return bytes([who if register == who_register else 0] * n)
+
+    def writeto_mem(self, address: int, register: int, data: bytes) -> None:
+        self.written.append((address, register, bytes(data)))
+
+
+@pytest.mark.parametrize("who", [0x68, 0x70, 0x71, 0x72, 0x73, 0x98])
+def test_gy521_boards_with_an_mpu6500_or_a_clone_are_taken(who):
+    i2c = FakeI2C({0x68: (0x75, who)})
+    accel = find_accelerometer(i2c)
+    assert isinstance(accel, MPU6050) and accel.address == 0x68
+    assert (0x68, 0x1C, b"\x10") in i2c.written  # +-8 g
+
+
+def test_a_chip_that_is_no_accelerometer_is_refused_by_its_who_am_i():
+    with pytest.raises(OSError, match=r"found 0x68\): at 0x68 WHO_AM_I 0x12"):
+        find_accelerometer(FakeI2C({0x68: (0x75, 0x12)}))
+    with pytest.raises(OSError, match=r"found 0x3c\): no chip at 0x18"):
+        find_accelerometer(FakeI2C({0x3C: (0, 0)}))
