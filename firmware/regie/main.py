@@ -10,7 +10,7 @@ import machine
 
 from firmware.common.board import Clock, UartPort, UsbPort, boot_id, serial_number
 from firmware.regie.mcp23017 import MCP23017
-from firmware.regie.regie import Layout, Regie
+from firmware.regie.regie import Layout, Regie, check_wiring
 
 CONFIG = {
     # The frame (rules/kits/regie.toml): columns, the top slots' columns, each level's
@@ -37,9 +37,8 @@ CONFIG = {
 
 def main():
     layout = Layout(CONFIG["columns"], CONFIG["insert_columns"], CONFIG["travels"])
+    check_wiring(layout, CONFIG["beam_pins"], CONFIG["expanders"], CONFIG["box_pins"])
     pins = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in CONFIG["beam_pins"]]
-    if len(pins) != len(layout.beams()):
-        raise ValueError("beam_pins: one pin for each of " + ", ".join(layout.beams()))
     bus, sda, scl = CONFIG["i2c"]
     i2c = machine.I2C(bus, sda=machine.Pin(sda), scl=machine.Pin(scl), freq=400000)
     expanders = [MCP23017(i2c, address) for address in CONFIG["expanders"]]
@@ -49,7 +48,7 @@ def main():
     port = UsbPort() if spec[0] == "usb" else UartPort(spec[1], spec[2], spec[3])
     blocked_level, magnet_level = CONFIG["beam_blocked"], CONFIG["magnet"]
     clock = Clock()
-    regie = Regie(serial_number("R1-"), boot_id(), layout)
+    regie = Regie(serial_number("R1-"), boot_id(), layout, boot_ids=boot_id)
 
     def read_clicks(now):
         levels = []
