@@ -8,7 +8,7 @@ import pytest
 from accel_traces import FACE_UP, Trace, neighbours
 
 from firmware.die.accel import MPU6050, find_accelerometer, lis3dh_g, mpu6050_g
-from firmware.die.die import Die
+from firmware.die.die import Die, raw_line
 from firmware.die.roll import RollDetector, _Still, face_up
 from hardware.counters import Counters
 from hardware.messages import Battery, DieInvalid, DieRolled, DieRolling, DieSnapshot, decode
@@ -279,3 +279,12 @@ def test_a_chip_that_is_no_accelerometer_is_refused_by_its_who_am_i():
         find_accelerometer(FakeI2C({0x68: (0x75, 0x12)}))
     with pytest.raises(OSError, match=r"found 0x3c\): no chip at 0x18"):
         find_accelerometer(FakeI2C({0x3C: (0, 0)}))
+
+
+def test_raw_samples_for_recording_throws_are_lines_the_companion_passes_over():
+    line = raw_line(1234, 0.01234, -0.98, 1.5)
+    assert line == b"RAW,1234,0.0123,-0.9800,1.5000\n"
+    parser = Parser()
+    die = Die("D1-TEST", "0000BEEF")
+    (hello,) = [decode(f) for raw in [line, *die.boot(0), line] for f in parser.feed(raw)]
+    assert hello.TYPE == "HELLO"
