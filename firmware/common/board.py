@@ -1,7 +1,7 @@
 """The board's side, for the ``main.py`` files: the clock, the random boot id, the
-board's serial number, and the port (USB or a UART). MicroPython only; the modules it
-needs (``machine``, ``select``) are imported where used, so that the pure ``Clock``
-can be checked on a host too.
+board's serial number, the port (USB or a UART), the watchdog, and ``run``, which
+restarts the board after an error. MicroPython only; the modules it needs (``machine``,
+``select``) are imported where used, so that the pure parts can be checked on a host.
 """
 
 import sys
@@ -66,6 +66,16 @@ class UsbPort:
             self.out.write(raw)
 
 
+def open_port(spec):
+    """``("usb",)``, or ``("uart", id, tx, rx)`` with the baud rate after them if not
+    115200 (an HC-06 answers at 9600 until set otherwise): ``("uart", 0, 0, 1, 9600)``."""
+    if spec[0] == "usb":
+        return UsbPort()
+    if spec[0] == "uart" and len(spec) in (4, 5):
+        return UartPort(spec[1], spec[2], spec[3], spec[4] if len(spec) == 5 else 115200)
+    raise ValueError('CONFIG port: ("usb",) or ("uart", id, tx, rx[, baud]): ' + repr(spec))
+
+
 class UartPort:
     """A UART, for a USB serial adapter or a Bluetooth serial module (HC-05, HC-06)."""
 
@@ -82,3 +92,76 @@ class UartPort:
     def write(self, frames):
         for raw in frames:
             self.uart.write(raw)
+
+
+WATCHDOG_MS = 5000  # the RP2040's watchdog counts to 8.3 s at most
+ERROR_FILE = "/error.txt"
+# The WATCHDOG block's CTRL register, and the alias that clears the bits written to it.
+_WATCHDOG_CTRL = {"RP2040": 0x40058000, "RP2350": 0x400D8000}
+_CLEAR_ALIAS = 0x3000
+_ENABLE = 1 << 30
+
+
+def start_watchdog(ms=WATCHDOG_MS):
+    """The chip's watchdog: it resets the board unless ``feed()`` comes within ``ms``."""
+    import machine
+
+    return machine.WDT(timeout=ms)
+
+
+def stop_watchdog():
+    """Turn a started watchdog off again, so that the REPL (``mpremote``: flashing, the
+    bench check) is not reset under the user after Ctrl-C. MicroPython has no call for
+    it; on the RP2040 and RP2350 the ENABLE bit of the watchdog's CTRL register is
+    cleared. Elsewhere nothing happens (the board then resets within a few seconds)."""
+    import os
+
+    import machine
+
+    for chip, ctrl in _WATCHDOG_CTRL.items():
+        if chip in os.uname().machine:
+            machine.mem32[ctrl + _CLEAR_ALIAS] = _ENABLE
+
+
+def log_error(error, path=ERROR_FILE):
+    """The error's traceback, printed (``mpremote repl`` shows it; the companion passes
+    over a line that is no frame) and kept in ``path`` on the board's flash
+    (``mpremote cat :error.txt``), written only when it is a new one (flash wears)."""
+    import io
+
+    text = io.StringIO()
+    sys.print_exception(error, text)
+    text = text.getvalue()
+    print(text)
+    try:
+        try:
+            with open(path) as f:
+                if f.read() == text:
+                    return
+        except OSError:
+            pass
+        with open(path, "w") as f:
+            f.write(text)
+    except OSError:
+        pass
+
+
+def run(main, restart_ms=2000, error_file=ERROR_FILE):
+    """The board's program: ``main()``, and after any error the error logged and the
+    board reset ``restart_ms`` later (the companion sees a new boot and carries on). A
+    hang is the watchdog's: ``main`` starts it and feeds it in its loop. Ctrl-C (as
+    ``mpremote`` sends it) stops the program and the watchdog, and leaves the REPL."""
+    import machine
+
+    try:
+        try:
+            main()
+        except KeyboardInterrupt:
+            raise
+        except Exception as error:  # whatever it was: start again
+            log_error(error, error_file)
+            time.sleep_ms(restart_ms)
+            machine.reset()
+    except KeyboardInterrupt:
+        stop_watchdog()
+        raise

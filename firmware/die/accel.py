@@ -1,4 +1,5 @@
-"""Two cheap accelerometers on I2C, read in g: the LIS3DH and the MPU-6050.
+"""Two cheap accelerometers on I2C, read in g: the LIS3DH and the MPU-6050 (with its
+kin on GY-521 boards: MPU-6500, MPU-9250 and clones, the same accelerometer registers).
 
 Each is set to about 100 samples a second and +-8 g (a die's landing exceeds 2 g).
 ``i2c`` is anything with ``readfrom_mem`` and ``writeto_mem`` (``machine.I2C``); the
@@ -21,9 +22,10 @@ def mpu6050_g(data):
 
 
 class LIS3DH:
+    NAME = "LIS3DH"
     ADDRESSES = (0x18, 0x19)
     WHO_AM_I = 0x0F
-    ME = 0x33
+    IDS = (0x33,)
 
     def __init__(self, i2c, address):
         self.i2c = i2c
@@ -36,9 +38,14 @@ class LIS3DH:
 
 
 class MPU6050:
+    """The MPU-6050 (WHO_AM_I 0x68) and the chips sold on "GY-521" boards in its place:
+    MPU-6500 (0x70), MPU-9250 (0x71), MPU-9255 (0x73) and clones that answer 0x72 or
+    0x98. Their accelerometer registers used here are the MPU-6050's."""
+
+    NAME = "MPU-6050"
     ADDRESSES = (0x68, 0x69)
     WHO_AM_I = 0x75
-    ME = 0x68
+    IDS = (0x68, 0x70, 0x71, 0x72, 0x73, 0x98)
 
     def __init__(self, i2c, address):
         self.i2c = i2c
@@ -52,11 +59,26 @@ class MPU6050:
         return mpu6050_g(self.i2c.readfrom_mem(self.address, 0x3B, 6))
 
 
+def _hex(number):
+    return "0x" + "0123456789abcdef"[(number >> 4) & 0xF] + "0123456789abcdef"[number & 0xF]
+
+
 def find_accelerometer(i2c):
-    """The first LIS3DH or MPU-6050 that answers with its WHO_AM_I; OSError if none."""
+    """The first LIS3DH or MPU-6050 (or kin) that answers with its WHO_AM_I; OSError if
+    none, naming what answered and what its WHO_AM_I said."""
     present = i2c.scan()
+    refused = []
     for cls in (LIS3DH, MPU6050):
         for address in cls.ADDRESSES:
-            if address in present and i2c.readfrom_mem(address, cls.WHO_AM_I, 1)[0] == cls.ME:
+            if address not in present:
+                continue
+            who = i2c.readfrom_mem(address, cls.WHO_AM_I, 1)[0]
+            if who in cls.IDS:
                 return cls(i2c, address)
-    raise OSError("no LIS3DH or MPU-6050 on the I2C bus (found " + repr(present) + ")")
+            refused.append(
+                "at " + _hex(address) + " WHO_AM_I " + _hex(who) + " (a " + cls.NAME + " says "
+                + " or ".join(_hex(i) for i in cls.IDS) + ")"
+            )  # fmt: skip
+    found = ", ".join(_hex(a) for a in present) or "nothing"
+    why = "; ".join(refused) if refused else "no chip at 0x18, 0x19, 0x68 or 0x69"
+    raise OSError("no LIS3DH or MPU-6050 on the I2C bus (found " + found + "): " + why)

@@ -10,6 +10,12 @@ from firmware.common.device import FW_VERSION, Device
 from firmware.die.roll import DEFAULT_FACES, RollDetector
 
 
+def raw_line(t, x, y, z):
+    """One sample as a line for recording throws (``CONFIG["raw"]``): ``RAW,<ms>,<x>,<y>,
+    <z>`` in g. No frame (no ``@``): the companion passes over it as noise."""
+    return f"RAW,{t},{x:.4f},{y:.4f},{z:.4f}\n".encode()
+
+
 class Die:
     def __init__(self, serial, boot_id, faces=DEFAULT_FACES, fw=FW_VERSION):
         self.detector = RollDetector(faces)

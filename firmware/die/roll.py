@@ -7,16 +7,23 @@ the samples (time in milliseconds, acceleration in g along the sensor's three ax
   0.4 s, at about 1 g;
 - **moving**: 0.12 g away from the rest reading for two samples in a row. While it
   moves it notes the evidence of a throw: **free fall** (below 0.35 g: in the air),
-  the **shock** of landing (the peak), and **rotation** (each new face that is up for
-  two samples in a row while the reading is about 1 g: a tumble over an edge);
+  the **shock** of landing (2.5 g or more), and **rotation** (each new face that is up
+  for two samples in a row while the reading is about 1 g: a tumble over an edge);
 - a movement of less than 0.12 s that changed no face is a knock on the table, and says
   nothing. Anything longer says ``ROLLING`` once, and at the next rest its outcome:
 
-  - thrown (tumbled over 2 or more edges, or 80 ms in the air, or a 2.5 g shock and a
-    tumble) and at rest flat, within 10 degrees of a face: ``ROLL`` with the face up;
+  - thrown (tumbled over 2 or more edges, or over one after the shock of a landing) and
+    at rest flat, within 10 degrees of a face: ``ROLL`` with the face up;
   - thrown, at rest 10 to 30 degrees off (leaning on something): ``BADROLL tilted``;
   - thrown, at rest more than 30 degrees off (on an edge, a corner): ``BADROLL crooked``;
-  - not thrown (slid, lifted and set down, turned once by hand): ``BADROLL handled``.
+  - not thrown (slid, lifted and set down, turned once by hand, dropped from the hand
+    with the face it was held with, set down hard): ``BADROLL handled``.
+
+Only tumbling makes a throw. Time in the air alone does not (a die dropped a few cm
+from the hand falls for 90 ms and lands as it was held), nor does a shock alone (a die
+turned by hand and set down firmly): the face must change by itself, over edges, after
+it left the hand. Free fall is not needed either, which matters because a sensor away
+from the die's centre reads the spin (centripetal acceleration) in the air, not 0 g.
 
 The face up is the axis (and sign) of the largest component of the rest reading; which
 face that is depends on how the board sits in the case: ``faces`` names the face on
@@ -31,12 +38,13 @@ REST_MAGNITUDE = 0.15  # at rest the reading is 1 g give or take this (cheap sen
 MOVE_G = 0.12  # this far from the rest reading, two samples in a row: moving
 KNOCK_MS = 120  # moving less than this, no face changed: a knock, not a handling
 FREEFALL_G = 0.35
-FREEFALL_MS = 80
-SHOCK_G = 2.5
+FREEFALL_MS = 80  # this long in the air says ROLLING at once (it is no throw by itself)
+SHOCK_G = 2.5  # a landing: a tumble after it is a throw
 TUMBLING_G = (0.7, 1.3)  # a reading counts for the face up when about 1 g
 TUMBLE_COS = 0.866  # and within 30 degrees of a face
 FACE_SAMPLES = 2
 SMOOTH = 4  # samples averaged for the rest test (sensor noise halved)
+STILL_SAMPLES = 50  # the rest window's mean: over about the last half second
 THROW_TUMBLES = 2
 FLAT_COS = 0.985  # cos 10 degrees
 TILTED_COS = 0.866  # cos 30 degrees
@@ -67,12 +75,15 @@ def check_faces(faces):
 
 
 class _Still:
-    """A window of samples that stay close to their mean: the die at rest."""
+    """A window of samples that stay close to their mean: the die at rest. The mean is a
+    running one over about the last ``STILL_SAMPLES`` samples: no sum grows while the die
+    lies still for hours (MicroPython's floats are 32 bits on a board), and a sensor's
+    slow drift (warming up) is followed, not taken for a movement."""
 
     def __init__(self):
         self.start = None
         self.n = 0
-        self.sx = self.sy = self.sz = 0.0
+        self.mx = self.my = self.mz = 0.0
 
     def update(self, t, x, y, z):
         """Take a sample; False when it broke the window (a new one begins with it)."""
@@ -81,14 +92,15 @@ class _Still:
             self.n = 0
             return False
         if self.n:
-            mx, my, mz = self.mean()
-            if magnitude(x - mx, y - my, z - mz) > STILL_G:
+            if magnitude(x - self.mx, y - self.my, z - self.mz) > STILL_G:
                 self.begin(t, x, y, z)
                 return False
-            self.n += 1
-            self.sx += x
-            self.sy += y
-            self.sz += z
+            if self.n < STILL_SAMPLES:
+                self.n += 1
+            k = 1.0 / self.n
+            self.mx += (x - self.mx) * k
+            self.my += (y - self.my) * k
+            self.mz += (z - self.mz) * k
             return True
         self.begin(t, x, y, z)
         return True
@@ -96,13 +108,13 @@ class _Still:
     def begin(self, t, x, y, z):
         self.start = t
         self.n = 1
-        self.sx, self.sy, self.sz = x, y, z
+        self.mx, self.my, self.mz = x, y, z
 
     def held(self, t):
         return self.start is not None and t - self.start >= REST_MS
 
     def mean(self):
-        return self.sx / self.n, self.sy / self.n, self.sz / self.n
+        return self.mx, self.my, self.mz
 
 
 class RollDetector:
@@ -162,6 +174,7 @@ class RollDetector:
         self.candidate = 0
         self.candidate_n = 0
         self.tumbles = 0
+        self.landed_tumbles = 0  # tumbles after the first shock of 2.5 g or more
         self.fall_start = None
         self.airborne = 0
         self.peak = 0.0
@@ -188,6 +201,8 @@ class RollDetector:
                 self.candidate, self.candidate_n = face, 1
             if self.candidate_n == FACE_SAMPLES and self.candidate != self.face:
                 self.tumbles += 1
+                if self.peak >= SHOCK_G:
+                    self.landed_tumbles += 1
                 self.face = self.candidate
         else:
             self.candidate_n = 0
@@ -209,11 +224,9 @@ class RollDetector:
         return out
 
     def thrown(self):
-        return (
-            self.tumbles >= THROW_TUMBLES
-            or self.airborne >= FREEFALL_MS
-            or (self.peak >= SHOCK_G and self.tumbles >= 1)
-        )
+        """Tumbling, not a hand: over 2 or more edges, or over one after a landing. In the
+        air alone (a drop from the hand) or a shock alone (set down firmly) is not."""
+        return self.tumbles >= THROW_TUMBLES or self.landed_tumbles >= 1
 
     def outcome(self, thrown):
         if not thrown:

@@ -1,34 +1,48 @@
 """Chips through light beams, and levels and the box at their clicks: no pins, no clock.
 
 ``Beam`` counts a chip once. The beam's signal (``True``: blocked) chatters where a chip's
-edge crosses it even behind a comparator with hysteresis, and a chip that comes to rest
-in the beam, or wobbles in it, blocks and clears it for as long as it moves. A count
-needs the beam blocked for ``block_ms`` (shorter blips are noise); after a count the
-beam is locked out until it has been clear for ``clear_ms`` without a break and at
-least ``lockout_ms`` have passed: a wobbling chip counts once. Each beam has its own
-lockout, so chips in two compartments at once both count. A beam blocked at power-on
-counts nothing until it has been clear.
+edge crosses it even behind a comparator with hysteresis: gaps of a millisecond or so. A
+count needs the beam blocked for ``block_ms`` (shorter blips are noise); the beam is
+armed again once it has been clear for ``clear_ms`` (5 ms: longer than any chatter, so
+the chip has gone). No lockout beyond that: in Regie a level sliding can drop two
+stacked chips down one chute 15 to 30 ms apart, and both must count.
+
+A chip that does not fall through but stays in the beam (it lodged in the chute, or lies
+across a beam where chips can rest) rocks, and blocks and clears the beam for as long as
+it moves, with clear gaps of up to some 40 ms. Such a chip is told by how long it
+blocks: a chip falling through a chute crosses the beam in its diameter over its speed
+(some 2 cm at 0.5 m/s and more: 40 ms at most), so a beam occupied (blocked, with
+gaps shorter than ``clear_ms``) for ``pass_ms`` (80 ms) or longer holds a chip at rest.
+After that the beam counts again only once it has been clear for ``rest_clear_ms`` (60
+ms) without a break: a wobbling chip counts once. Each beam is judged on its own, so
+chips in two compartments at once both count. A beam blocked at power-on is taken as a
+chip at rest there: it counts nothing until it has been clear for ``rest_clear_ms``.
 
 ``Clicks`` reads one level (or the box) from one Hall sensor per click position and a
 magnet on the moving part: exactly one sensor on is a position; none or two is the part
 between clicks. A position is reported once it has held for ``settle_ms``.
 """
 
-BLOCK_MS = 3
-CLEAR_MS = 60
-LOCKOUT_MS = 150
+BLOCK_MS = 3  # blocked this long: a chip (shorter: noise)
+CLEAR_MS = 5  # clear this long: the chip has gone (chatter gaps are shorter)
+PASS_MS = 80  # occupied this long: not a chip falling through but one at rest
+REST_CLEAR_MS = 60  # clear this long after a chip at rest (its rocking gaps are shorter)
 SETTLE_MS = 150
 
 
 class Beam:
-    def __init__(self, block_ms=BLOCK_MS, clear_ms=CLEAR_MS, lockout_ms=LOCKOUT_MS):
+    def __init__(
+        self, block_ms=BLOCK_MS, clear_ms=CLEAR_MS, pass_ms=PASS_MS, rest_clear_ms=REST_CLEAR_MS
+    ):
         self.block_ms = block_ms
         self.clear_ms = clear_ms
-        self.lockout_ms = lockout_ms
+        self.pass_ms = pass_ms
+        self.rest_clear_ms = rest_clear_ms
         self.armed = False  # until the beam has been seen clear
-        self.blocked_since = None
+        self.resting = True  # a chip at rest in the beam (at power-on: maybe)
+        self.blocked_since = None  # this blocked stretch
+        self.occupied_since = None  # blocked, with gaps shorter than clear_ms
         self.clear_since = None
-        self.counted_at = None
 
     def update(self, t, blocked):
         """The beam's state at ``t`` ms; True when a chip is to be counted now."""
@@ -36,20 +50,23 @@ class Beam:
             self.clear_since = None
             if self.blocked_since is None:
                 self.blocked_since = t
+            if self.occupied_since is None:
+                self.occupied_since = t
+            if t - self.occupied_since >= self.pass_ms:
+                self.resting = True
             if self.armed and t - self.blocked_since >= self.block_ms:
                 self.armed = False
-                self.counted_at = t
                 return True
             return False
         self.blocked_since = None
         if self.clear_since is None:
             self.clear_since = t
-        if (
-            not self.armed
-            and t - self.clear_since >= self.clear_ms
-            and (self.counted_at is None or t - self.counted_at >= self.lockout_ms)
-        ):
-            self.armed = True
+        clear = t - self.clear_since
+        if clear >= self.clear_ms:
+            self.occupied_since = None
+            if not self.armed and clear >= (self.rest_clear_ms if self.resting else 0):
+                self.armed = True
+                self.resting = False
         return False
 
 

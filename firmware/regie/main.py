@@ -1,16 +1,25 @@
 """The Regie sensors' board: copied to the board as /main.py (docs/hardware.md).
 
 Only pins, the bus and the port here; the sensors' logic is ``firmware.regie.regie``.
-Change CONFIG to your wiring and your frame.
+Change CONFIG to your wiring and your frame. CONFIG is checked against the frame's
+layout first. An error (a loose wire on the I2C bus) is logged to /error.txt and the
+board restarts; the watchdog restarts it if the loop hangs.
 """
 
 import time
 
 import machine
 
-from firmware.common.board import Clock, UartPort, UsbPort, boot_id, serial_number
+from firmware.common.board import (
+    Clock,
+    boot_id,
+    open_port,
+    run,
+    serial_number,
+    start_watchdog,
+)
 from firmware.regie.mcp23017 import MCP23017
-from firmware.regie.regie import Layout, Regie
+from firmware.regie.regie import Layout, Regie, check_wiring
 
 CONFIG = {
     # The frame (rules/kits/regie.toml): columns, the top slots' columns, each level's
@@ -29,7 +38,8 @@ CONFIG = {
     "expanders": (0x20, 0x21),
     "box_pins": (19, 20, 21),
     "magnet": 0,  # the level a Hall switch reads with a magnet near (open collector: 0)
-    "port": ("usb",),  # or ("uart", 0, 0, 1): UART0, TX GP0, RX GP1
+    "port": ("usb",),  # or ("uart", 0, 0, 1): UART0, TX GP0, RX GP1 (115200 baud; or
+    # another rate after them: ("uart", 0, 0, 1, 9600))
     "clicks_every_ms": 10,
     "settle_before_hello_ms": 300,
 }
@@ -37,19 +47,17 @@ CONFIG = {
 
 def main():
     layout = Layout(CONFIG["columns"], CONFIG["insert_columns"], CONFIG["travels"])
+    check_wiring(layout, CONFIG["beam_pins"], CONFIG["expanders"], CONFIG["box_pins"])
     pins = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in CONFIG["beam_pins"]]
-    if len(pins) != len(layout.beams()):
-        raise ValueError("beam_pins: one pin for each of " + ", ".join(layout.beams()))
     bus, sda, scl = CONFIG["i2c"]
     i2c = machine.I2C(bus, sda=machine.Pin(sda), scl=machine.Pin(scl), freq=400000)
     expanders = [MCP23017(i2c, address) for address in CONFIG["expanders"]]
     box = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in CONFIG["box_pins"]]
     level_sensors = len(layout.sensors()) - 3
-    spec = CONFIG["port"]
-    port = UsbPort() if spec[0] == "usb" else UartPort(spec[1], spec[2], spec[3])
+    port = open_port(CONFIG["port"])
     blocked_level, magnet_level = CONFIG["beam_blocked"], CONFIG["magnet"]
     clock = Clock()
-    regie = Regie(serial_number("R1-"), boot_id(), layout)
+    regie = Regie(serial_number("R1-"), boot_id(), layout, boot_ids=boot_id)
 
     def read_clicks(now):
         levels = []
@@ -65,7 +73,9 @@ def main():
         time.sleep_ms(CONFIG["clicks_every_ms"])
     port.write(regie.boot(clock.now()))
     next_clicks = clock.now()
+    watchdog = start_watchdog()
     while True:
+        watchdog.feed()
         now = clock.now()
         port.write(regie.beams(now, [p.value() == blocked_level for p in pins]))
         if now >= next_clicks:
@@ -77,4 +87,4 @@ def main():
         port.write(regie.tick(now))
 
 
-main()
+run(main)

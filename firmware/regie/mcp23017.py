@@ -1,9 +1,10 @@
 """The MCP23017: 16 inputs on I2C, for the Hall sensors of the levels and the box.
 
-Its pins are inputs after power-on; this turns their pull-ups on, so that an
-open-collector Hall switch (A3144) or an open-drain one (DRV5032FA) needs no resistor:
-the input reads 0 while a magnet is near. ``i2c`` is ``machine.I2C`` or anything with
-``readfrom_mem`` and ``writeto_mem``.
+Its pins are inputs after power-on; this turns their pull-ups on (about 100 kOhm to
+its 3.3 V), so that a bare open-collector Hall switch (A3144) needs no resistor; a
+push-pull one (DRV5032FA, run from 3.3 V) drives the input itself and the pull-up does
+no harm. Either way the input reads 0 while a magnet is near. ``i2c`` is
+``machine.I2C`` or anything with ``readfrom_mem`` and ``writeto_mem``.
 
 GPA7 and GPB7 are left alone: Microchip's current data sheet allows them as outputs
 only (used as inputs they can disturb the I2C bus), so a chip gives 14 inputs.

@@ -10,7 +10,9 @@ and of the box. ``main.py`` reads the pins; everything it writes comes from here
 """
 
 from firmware.common.device import FW_VERSION, Device
+from firmware.common.wire import MAX_VALUE
 from firmware.regie.beams import Beam, Clicks
+from firmware.regie.mcp23017 import INPUTS
 
 LEVELS = 6
 SIDES = ("left", "right")
@@ -49,10 +51,44 @@ class Layout:
         return names + ["box " + str(p) for p in (1, 2, 3)]
 
 
+def check_wiring(layout, beam_pins, expanders, box_pins):
+    """The board's CONFIG against the frame's layout, before anything is read: a
+    ``ValueError`` that says what does not fit, rather than an ``IndexError`` later."""
+    beams = layout.beams()
+    if len(beam_pins) != len(beams):
+        raise ValueError(
+            "CONFIG beam_pins: " + str(len(beam_pins)) + " pins for " + str(len(beams))
+            + " beams (" + ", ".join(beams) + ")"
+        )  # fmt: skip
+    levels = len(layout.sensors()) - 3
+    inputs = len(INPUTS) * len(expanders)
+    if levels > inputs:
+        raise ValueError(
+            "CONFIG travels: the levels need " + str(levels) + " Hall sensors, the "
+            + str(len(expanders)) + " expanders in CONFIG expanders give " + str(inputs)
+            + " inputs (" + str(len(INPUTS)) + " each): add an expander (0x22, ...) or "
+            "shorten the travels"
+        )  # fmt: skip
+    if len(box_pins) != 3:
+        raise ValueError("CONFIG box_pins: one pin for each of the box's 3 positions")
+    pins = list(beam_pins) + list(box_pins)
+    if len(set(pins)) != len(pins) or len(set(expanders)) != len(expanders):
+        raise ValueError("CONFIG: a pin or an expander address given twice")
+
+
+def _next_boot_id(boot_id):
+    number = (int(boot_id, 16) + 1) & 0xFFFFFFFF
+    return "".join("0123456789ABCDEF"[(number >> s) & 0xF] for s in range(28, -1, -4))
+
+
 class Regie:
-    def __init__(self, serial, boot_id, layout=None, fw=FW_VERSION):
+    """``boot_ids``: where a new boot id comes from when the counts start again (see
+    ``beams``); ``main.py`` draws them from the chip's random generator, as at boot."""
+
+    def __init__(self, serial, boot_id, layout=None, fw=FW_VERSION, boot_ids=None):
         self.layout = layout or Layout()
         self.device = Device("regie", serial, boot_id, self.snapshot, fw)
+        self.boot_ids = boot_ids
         self.beam = [Beam() for _ in self.layout.beams()]
         self.levels_clicks = [Clicks(range(-travel, travel + 1)) for travel in self.layout.travels]
         self.box_clicks = Clicks((1, 2, 3))
@@ -78,6 +114,26 @@ class Regie:
         self.started = True
         return self.device.boot(now)
 
+    def restart(self, now):
+        """The counts start again from 0, as at a boot: a new boot id and a hello with
+        number 0 tell the companion (the levels and the box stay where they are)."""
+        self.comp = [0] * self.layout.columns
+        self.table = [0, 0]
+        self.inserts = 0
+        old = self.device.boot_id
+        self.device.boot_id = self.boot_ids() if self.boot_ids else _next_boot_id(old)
+        if self.device.boot_id == old:
+            self.device.boot_id = _next_boot_id(old)
+        return self.device.boot(now)
+
+    def _comp_fits(self, col):
+        """Whether ``comp`` with one more chip in ``col`` is a value of at most 64
+        characters, as the protocol wants (20 columns of 3-digit counts are not)."""
+        total = len(self.comp) - 1  # the commas
+        for c in range(len(self.comp)):
+            total += len(str(self.comp[c] + (1 if c == col else 0)))
+        return total <= MAX_VALUE
+
     def beams(self, t, blocked, colours=None):
         """Every beam's state at ``t`` ms (True: blocked), in ``Layout.beams`` order;
         ``colours``, where a sensor tells them, the colour seen at each top slot
@@ -99,6 +155,8 @@ class Regie:
                 out.append(self.device.send("INSERT", fields, t))
             elif i < inserts + columns:
                 col = i - inserts
+                if not self._comp_fits(col):
+                    out += self.restart(t)
                 self.comp[col] += 1
                 out.append(self.device.send("COMP", (("col", col), ("count", self.comp[col])), t))
             else:

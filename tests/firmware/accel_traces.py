@@ -143,11 +143,15 @@ class Trace:
             angle = swing * math.exp(-i / 5) * math.sin(i * 2 * math.pi / 6)
             self.sample(toward(up, add(up, axis), angle), 0.01)
 
-    def throw(self, start: int, end: int, lean: float = 0.0, fly: bool = True) -> None:
+    def throw(
+        self, start: int, end: int, lean: float = 0.0, fly: bool = True, spin_g: float = 0.0
+    ) -> None:
         """A real roll from ``start`` up to ``end`` up: picked up, shaken, thrown, in the
         air (unless not ``fly``: rolled out of the hand along the table), landing with a
         shock, tumbling over 2 to 4 edges, rocking to rest. With ``lean`` (degrees), it
-        comes to rest leaning that far toward a neighbour."""
+        comes to rest leaning that far toward a neighbour. With ``spin_g``, the sensor sits
+        off the die's centre and reads the spin in the air: up to ``spin_g`` toward the
+        centre (+z: the breakout on the inside of the 6 face) instead of about 0 g."""
         rng = self.rng
         up = FACE_UP[start]
         self.lift(up, rng.randrange(100, 200, STEP_MS), 1)
@@ -155,7 +159,8 @@ class Trace:
         for _ in range(rng.randint(5, 9)):  # the arm's swing
             self.sample(add(scale(up, 1.2), self.perpendicular(up), 1.2), 0.05)
         for _ in range(rng.randint(10, 25) if fly else 0):  # in the air: centripetal only
-            self.sample(scale(self.perpendicular((0, 0, 1)), rng.uniform(0.0, 0.2)), 0.01)
+            spin = scale((0, 0, 1), spin_g * rng.uniform(0.6, 1.0))
+            self.sample(add(spin, self.perpendicular((0, 0, 1)), rng.uniform(0.0, 0.2)), 0.01)
         path = [end]  # walked backwards from the end so that it ends there
         for _ in range(rng.randint(2, 4)):
             options = [f for f in neighbours(path[-1]) if len(path) < 2 or f != path[-2]]
@@ -204,3 +209,30 @@ class Trace:
         self.settle(final)
         self.hold(final, 700)
         return target
+
+    # -- cheats: the face chosen by hand ------------------------------------------------
+
+    def turn_and_set_down_firmly(self, face: int, target: int, shock: float = 3.0) -> None:
+        """Picked up, turned one face over by hand to ``target``, set down hard (a knock
+        of ``shock`` g as it meets the table), left there."""
+        up = FACE_UP[face]
+        self.lift(up, self.rng.randrange(100, 200, STEP_MS), 1)
+        self.in_hand(up, self.rng.randrange(500, 800, STEP_MS), 0.05, FACE_UP[target])
+        up = FACE_UP[target]
+        self.lift(up, self.rng.randrange(100, 200, STEP_MS), -1)
+        self.sample(scale(up, shock), 0.02)
+        self.settle(up)
+        self.hold(up, 700)
+
+    def drop(self, face: int, cm: float = 4.0) -> None:
+        """Picked up, held with ``face`` up, let go ``cm`` above the table: in the air
+        (about 0 g) for sqrt(2 h / g), landing flat on the face it was held with."""
+        up = FACE_UP[face]
+        self.lift(up, self.rng.randrange(100, 200, STEP_MS), 1)
+        self.in_hand(up, self.rng.randrange(500, 900, STEP_MS), 0.05)
+        fall_ms = math.sqrt(2 * cm / 100 / 9.81) * 1000
+        for _ in range(round(fall_ms / STEP_MS)):
+            self.sample((0.0, 0.0, 0.0), 0.01)
+        self.sample(scale(up, self.rng.uniform(2.5, 4.0)), 0.05)
+        self.settle(up)
+        self.hold(up, 700)

@@ -3,8 +3,9 @@ reads them (about once a millisecond, with jitter).
 
 A beam's signal is a list of blocked intervals in milliseconds: a chip falling through
 blocks it for some 10 to 25 ms, with chatter at its edges (a comparator without enough
-hysteresis, or a chip's rim grazing the beam); a chip wobbling in the beam blocks and
-clears it for a while; a blip is noise shorter than any chip.
+hysteresis, or a chip's rim grazing the beam); a chip that stops in the beam and wobbles
+blocks it for longer than any falling chip, then blocks and clears it for a while; a
+blip is noise shorter than any chip.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ Interval = tuple[float, float]
 Step = tuple[int, Callable[[int], list[bytes]]]
 
 
-def chip(rng: random.Random, at: float) -> list[Interval]:
-    """A chip falling through, with 0 to 4 bounces of the signal at each edge."""
+def chip(rng: random.Random, at: float, stops: bool = False) -> list[Interval]:
+    """A chip falling through, with 0 to 4 bounces of the signal at each edge; or one
+    that falls into the beam and ``stops`` there (its trailing edge never comes: a
+    ``wobble`` goes on from the end of the last interval)."""
     out = []
     t = at
     for _ in range(rng.randint(0, 4)):  # the leading edge chatters
@@ -29,7 +32,7 @@ def chip(rng: random.Random, at: float) -> list[Interval]:
     body = rng.uniform(10, 25)
     out.append((t, t + body))
     t += body
-    for _ in range(rng.randint(0, 4)):  # and the trailing one
+    for _ in range(0 if stops else rng.randint(0, 4)):  # and the trailing one
         t += rng.uniform(0.2, 1.5)
         width = rng.uniform(0.2, 1.5)
         out.append((t, t + width))
@@ -38,10 +41,12 @@ def chip(rng: random.Random, at: float) -> list[Interval]:
 
 
 def wobble(rng: random.Random, at: float, ms: float) -> list[Interval]:
-    """A chip that came to rest across the beam and rocks: blocked most of the time,
-    clear for 2 to 40 ms now and then, for ``ms``."""
-    out = []
-    t = at
+    """A chip that came to rest across the beam and rocks, for ``ms`` from ``at`` (as it
+    stops there: right after its fall into the beam): blocked for 100 to 300 ms as it
+    settles, then mostly blocked, clear for 2 to 40 ms now and then."""
+    settling = rng.uniform(100, 300)
+    out = [(at, at + min(settling, ms))]
+    t = at + settling + rng.uniform(2, 40)
     while t < at + ms:
         blocked = rng.uniform(5, 80)
         out.append((t, min(t + blocked, at + ms)))
@@ -85,9 +90,9 @@ class Scene:
         self.clicks: list[tuple[float, str, object]] = []  # (from t, part, reading)
 
     def chip(self, beam: str, at: float, wobble_ms: float = 0) -> None:
-        self.beams[beam] += chip(self.rng, at)
+        self.beams[beam] += chip(self.rng, at, stops=bool(wobble_ms))
         if wobble_ms:
-            self.beams[beam] += wobble(self.rng, self.beams[beam][-1][1] + 3, wobble_ms)
+            self.beams[beam] += wobble(self.rng, self.beams[beam][-1][1], wobble_ms)
 
     def move(self, part: str, at: float, path: list) -> None:
         """``part`` ("level 3", "box") passes through ``path``: positions, None between

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from accel_traces import FACE_UP, Trace, neighbours
 
-from firmware.die.accel import lis3dh_g, mpu6050_g
-from firmware.die.die import Die
-from firmware.die.roll import RollDetector, face_up
+from firmware.die.accel import MPU6050, find_accelerometer, lis3dh_g, mpu6050_g
+from firmware.die.die import Die, raw_line
+from firmware.die.roll import RollDetector, _Still, face_up
 from hardware.counters import Counters
 from hardware.messages import Battery, DieInvalid, DieRolled, DieRolling, DieSnapshot, decode
 from hardware.protocol import Parser
@@ -92,6 +92,39 @@ def test_a_throw_that_ends_leaning_does_not_count(seed, lean, why):
     assert outcomes(trace) == bad(why)
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_turned_one_face_by_hand_and_set_down_hard_is_handled(seed):
+    # The shock of setting it down and the one turn by hand are no throw: before it,
+    # the turn came before the shock; a tumble counts only after a landing.
+    trace = Trace(700 + seed)
+    trace.rest(2)
+    target = trace.rng.choice(neighbours(2))
+    trace.turn_and_set_down_firmly(2, target, shock=trace.rng.uniform(2.6, 4.0))
+    assert outcomes(trace) == bad("handled")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("cm", [3, 4, 8])
+def test_dropped_from_the_hand_with_the_chosen_face_up_is_handled(seed, cm):
+    # 4 cm is 90 ms in the air: free fall without tumbling is no throw.
+    trace = Trace(800 + seed)
+    trace.rest(2)
+    trace.drop(2, cm)
+    assert outcomes(trace) == bad("handled")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("face", range(1, 7))
+def test_an_off_centre_sensor_reading_the_spin_in_the_air_still_sees_rolls(face, seed):
+    # A sensor 17 mm off the centre reads ~1.7 g at 5 turns a second in the air: no free
+    # fall, and a "face" (toward the centre) that is not one; the tumbles still tell.
+    trace = Trace(900 + seed * 10 + face)
+    start = trace.rng.randint(1, 6)
+    trace.rest(start)
+    trace.throw(start, face, spin_g=trace.rng.choice([0.9, 1.2, 1.7]))
+    assert outcomes(trace) == rolled(face)
+
+
 def test_a_die_left_crooked_by_hand_is_handled_first():
     trace = Trace(9)
     trace.rest(5)
@@ -135,6 +168,19 @@ def test_the_face_follows_the_mounting():
     assert outcomes(trace, flipped) == rolled(6)
     with pytest.raises(ValueError, match="opposite sides adding to 7"):
         RollDetector((1, 2, 3, 4, 5, 6))  # 1 and 2 are not opposite
+
+
+def test_the_rest_window_follows_a_slow_drift_and_keeps_no_growing_sums():
+    # A die left lying for long: its sensor drifts slowly (warming up), 0.06 g over a
+    # minute after half a minute still. The window's mean is of its recent samples, so
+    # it stays a rest; a mean of every sample since the rest began would lag behind the
+    # drift (and on a board, MicroPython's 32-bit floats lose a sum of hours of samples).
+    still = _Still()
+    steady = [still.update(t * 10, 0.0, 0.0, 1.0) for t in range(3000)]
+    drifting = [still.update(30000 + t * 10, 0.0, 0.0, 1.0 + 0.06 * t / 6000) for t in range(6000)]
+    assert all(steady[1:]) and all(drifting)
+    assert still.held(90000) and still.start == 0
+    assert still.mean()[2] == pytest.approx(1.06, abs=0.005)
 
 
 def test_face_up_and_its_flatness():
@@ -200,3 +246,45 @@ def test_accelerometer_bytes_become_g():
     assert lis3dh_g(bytes([0, 0, 0x80, 0xF3, 0xA0, 0x0F])) == pytest.approx((0.0, -0.8, 1.0))
     # MPU-6050, +-8 g, big-endian: 4096 a g.
     assert mpu6050_g(bytes([0x10, 0x00, 0xF0, 0x00, 0x00, 0x00])) == (1.0, -1.0, 0.0)
+
+
+class FakeI2C:
+    """A bus with chips that answer WHO_AM_I: ``{address: (register, value)}``."""
+
+    def __init__(self, chips: dict[int, tuple[int, int]]) -> None:
+        self.chips = chips
+        self.written: list[tuple[int, int, bytes]] = []
+
+    def scan(self) -> list[int]:
+        return sorted(self.chips)
+
+    def readfrom_mem(self, address: int, register: int, n: int) -> bytes:
+        who_register, who = self.chips[address]
+        return bytes([who if register == who_register else 0] * n)
+
+    def writeto_mem(self, address: int, register: int, data: bytes) -> None:
+        self.written.append((address, register, bytes(data)))
+
+
+@pytest.mark.parametrize("who", [0x68, 0x70, 0x71, 0x72, 0x73, 0x98])
+def test_gy521_boards_with_an_mpu6500_or_a_clone_are_taken(who):
+    i2c = FakeI2C({0x68: (0x75, who)})
+    accel = find_accelerometer(i2c)
+    assert isinstance(accel, MPU6050) and accel.address == 0x68
+    assert (0x68, 0x1C, b"\x10") in i2c.written  # +-8 g
+
+
+def test_a_chip_that_is_no_accelerometer_is_refused_by_its_who_am_i():
+    with pytest.raises(OSError, match=r"found 0x68\): at 0x68 WHO_AM_I 0x12"):
+        find_accelerometer(FakeI2C({0x68: (0x75, 0x12)}))
+    with pytest.raises(OSError, match=r"found 0x3c\): no chip at 0x18"):
+        find_accelerometer(FakeI2C({0x3C: (0, 0)}))
+
+
+def test_raw_samples_for_recording_throws_are_lines_the_companion_passes_over():
+    line = raw_line(1234, 0.01234, -0.98, 1.5)
+    assert line == b"RAW,1234,0.0123,-0.9800,1.5000\n"
+    parser = Parser()
+    die = Die("D1-TEST", "0000BEEF")
+    (hello,) = [decode(f) for raw in [line, *die.boot(0), line] for f in parser.feed(raw)]
+    assert hello.TYPE == "HELLO"

@@ -50,3 +50,32 @@ def test_the_die_defaults_are_the_pages():
 def test_the_files_the_page_names_exist():
     for name in set(re.findall(r"`((?:firmware|docs|tests|rules)/[\w./]+)`", PAGE)):
         assert (REPO / name).exists(), name
+
+
+def test_the_battery_is_off_by_default_and_the_wireless_build_turns_it_on():
+    assert config("die")["battery"] is None
+    assert '`"battery": (26, 2.0)`' in PAGE
+
+
+def test_the_uart_baud_rate_the_page_names_is_a_port_the_firmware_opens():
+    assert '`("uart", 0, 0, 1, 9600)`' in PAGE
+    assert "AT+BAUD8" in PAGE and "AT+UART=115200,0,0" in PAGE
+
+
+def test_the_service_the_page_stops_is_the_units():
+    unit = REPO / "docs" / "systemd" / "table-companion.service"
+    assert unit.exists()
+    assert "sudo systemctl stop table-companion" in PAGE
+    assert "sudo systemctl start table-companion" in PAGE
+
+
+def test_the_udev_rule_matches_a_micropython_pico():
+    (rule,) = re.findall(r"^SUBSYSTEM==.*$", PAGE, flags=re.M)
+    assert 'ATTRS{idVendor}=="2e8a"' in rule and 'ATTRS{idProduct}=="0005"' in rule
+    assert 'SYMLINK+="table-die"' in rule
+
+
+def test_the_bench_check_reads_the_configured_bus_and_the_hall_switches():
+    assert "I2C(1, sda=Pin(6), scl=Pin(7))" in PAGE  # the XIAO's (1, 6, 7)
+    assert "MCP23017(i2c, a) for a in (0x20, 0x21)" in PAGE
+    assert "for p in (19, 20, 21)" in PAGE and config("regie")["box_pins"] == (19, 20, 21)
