@@ -2,7 +2,7 @@
 
 The frozen set: for each seed 1..N, the renderer's table of that seed (its board, lamp,
 webcam and camera pose), the board photos a user would take there (the empty board and,
-by default, three of the set-up, its pieces nudged between photos: `--setup-photos`),
+by default, five of the set-up, its pieces nudged between photos: `--setup-photos`),
 from which the appearance profile is learnt exactly as `companion calibrate board`
 learns it, and one play frame with every perturbation (hands included) read against the
 truth. A seed whose board photos teach nothing (the markers too small to find) is
@@ -108,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--setup-photos",
         type=int,
-        default=3,
-        help="photos of the set-up the profile is learnt from (default 3)",
+        default=5,
+        help="photos of the set-up the profile is learnt from (default 5)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)

@@ -3,7 +3,7 @@ correctly, false moves committed, and the delay from the hand leaving to the com
 
 Each game is one table set-up of the renderer (seed G: board, lamp, webcam and where it
 is mounted) filmed as a live camera films it (``vision.render.live``: a hand comes in,
-moves the piece, goes). The board's photos (the empty board, the set-up three times)
+moves the piece, goes). The board's photos (the empty board, the set-up five times)
 are taken with that camera first and the appearance profile learnt from them, as a user
 does. A bot plays both seats; every move that changes the board is made by hand on the
 rendered table, and the table's own

@@ -2,7 +2,7 @@
 
 At start-up the demo sets the table up as a user would (docs/calibration.md): it takes
 the photos ``companion calibrate board`` learns from (the empty board, the reference
-set-up three times) with the demo table's camera, learns the appearance profile from them
+set-up five times) with the demo table's camera, learns the appearance profile from them
 (``calibration.profiles.learn``) and saves photos and profile in the instance folder
 (``camera/``). The camera is a rendered one (``vision.render.live``) mounted over one
 fixed table set-up (the renderer's seed :data:`TABLE_SEED`), filmed at :data:`FPS`
@@ -124,7 +124,7 @@ def calibrate_camera(folder: Path, render_table: Any, seed: int) -> Path:
 
 #: Photos of the set-up the demo's profile is learnt from, as docs/calibration.md
 #: advises (each adds examples of every kind, standing another way).
-SETUP_PHOTOS = 3
+SETUP_PHOTOS = 5
 
 
 def learn_profile(
