@@ -104,6 +104,7 @@ class CameraSource:
         from calibration.sheet import load_sheet
         from vision.motion import MotionGate
         from vision.readers import gimmel
+        from vision.still import StillMean
 
         game = table.config.game
         readers = {
@@ -140,11 +141,8 @@ class CameraSource:
         self.pending: list[tuple[Any, Verdict]] = []
         #: The still scene's readings, the last ``VOTED`` of which are voted on.
         self.still: list[Any] = []
-        #: The still scene's frames, the last ``averaged`` of which are read as one, and
-        #: their sum (uint16: 257 frames of 255 fit).
-        self.averaged = AVERAGED if averaged is None else max(1, averaged)
-        self.frames_still: list[np.ndarray] = []
-        self.frames_sum: np.ndarray | None = None
+        #: The still scene's latest frames, read as their mean.
+        self.mean = StillMean(AVERAGED if averaged is None else averaged)
         #: The reading the table last agreed to, and its state then: what changed since
         #: is the evidence for a move (a square misread the same way before and after is
         #: none).
@@ -229,7 +227,7 @@ class CameraSource:
             self.pending.clear()  # a hand: what was read before it proves nothing
             self._forget_still()
             return None
-        picture = self._averaged(image)
+        picture = self.mean.add(image)
         try:
             read = self.read(picture, self.sheet, self.profile, registration=registration)
         except ValueError as error:  # the light too dark or blown out
@@ -292,29 +290,7 @@ class CameraSource:
         """What was read of the still scene proves nothing now (a hand came, or the table
         agreed to it): the next frames are read afresh."""
         self.still.clear()
-        self.frames_still.clear()
-        self.frames_sum = None
-
-    def _averaged(self, image: np.ndarray) -> np.ndarray:
-        """The still scene's latest frames, ``image`` the newest, averaged pixel by pixel
-        (``image`` itself when it is the first, or of another size)."""
-        import cv2
-
-        if self.averaged == 1:
-            return image
-        if self.frames_sum is not None and self.frames_sum.shape != image.shape:
-            self._forget_still()
-        if self.frames_sum is None:
-            self.frames_sum = np.zeros(image.shape, np.uint16)
-        self.frames_still.append(image)
-        cv2.add(self.frames_sum, image, dst=self.frames_sum, dtype=cv2.CV_16U)
-        if len(self.frames_still) > self.averaged:
-            oldest = self.frames_still.pop(0)
-            cv2.subtract(self.frames_sum, oldest, dst=self.frames_sum, dtype=cv2.CV_16U)
-        count = len(self.frames_still)
-        if count == 1:
-            return image
-        return cv2.convertScaleAbs(self.frames_sum, alpha=1.0 / count)
+        self.mean.clear()
 
     def learn(self, reading: Any, state: Any) -> bool:
         """Take ``state`` as what ``reading`` shows, if it does but for which kind some

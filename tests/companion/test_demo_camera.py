@@ -270,24 +270,23 @@ def test_a_camera_says_so_when_its_table_plays_a_game_it_cannot_read(table, prof
     assert health["board"] == "another game" and "Uräus" in health["problem"]
 
 
-def test_a_still_scenes_frames_are_read_as_their_average(table, profile):
-    # A still board's frames differ by the sensor's noise alone: the reader is given
-    # their pixel-by-pixel mean, the last ``averaged`` of them, and starts afresh when
-    # the scene is no longer still.
+def test_a_camera_reads_a_still_scenes_frames_as_their_mean(table, profile, monkeypatch):
+    # The frames the reader is given, once the board is still: the mean of the scene's
+    # latest ones (``vision.still``), from the second still frame on.
     source = CameraSource(table, CameraConfig(SPEC, str(profile)), stop=threading.Event(),
                           averaged=3)  # fmt: skip
-    rng = np.random.default_rng(7)
-    frames = [rng.integers(0, 256, (6, 8, 3), dtype=np.uint8) for _ in range(5)]
-    assert source._averaged(frames[0]) is frames[0]
-    for k in (1, 2, 3, 4):
-        picture = source._averaged(frames[k])
-        window = np.array(frames[max(0, k - 2) : k + 1], np.float64)
-        assert picture.dtype == np.uint8 and picture.shape == frames[k].shape
-        assert np.abs(picture - window.mean(axis=0)).max() <= 0.5 + 1e-9, k
-    source._forget_still()  # a hand came: what was averaged is dropped
-    assert source._averaged(frames[2]) is frames[2]
-    other = rng.integers(0, 256, (4, 4, 3), dtype=np.uint8)
-    assert source._averaged(other) is other  # another size: afresh
-    single = CameraSource(table, CameraConfig(SPEC, str(profile)), stop=threading.Event(),
-                          averaged=1)  # fmt: skip
-    assert single._averaged(frames[0]) is frames[0] and single._averaged(frames[1]) is frames[1]
+    given = []
+    monkeypatch.setattr(source, "read", lambda image, *a, **k: given.append(image) or 1 / 0)
+    monkeypatch.setattr(source, "read_registration", lambda image: None)
+    monkeypatch.setattr("calibration.board_plane.rectify", lambda image, *a: image[:, :, 0])
+    still = type("Gate", (), {"moving": False, "settled": True})()
+    monkeypatch.setattr(source.gate, "feed", lambda picture, at: still)
+    rng = np.random.default_rng(3)
+    frames = [rng.integers(0, 256, (6, 8, 3), dtype=np.uint8) for _ in range(4)]
+    for k, frame in enumerate(frames):
+        with pytest.raises(ZeroDivisionError):
+            source.step(frame, float(k))
+    assert given[0] is frames[0]
+    for k in (1, 2, 3):
+        window = np.array(frames[max(0, k - 2) : k + 1], np.float64).mean(axis=0)
+        assert np.abs(given[k] - window).max() <= 0.5 + 1e-9, k
