@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from html import escape
 from typing import Any
 
+from rules.catalogue import UnknownRule
+from rules.catalogue import explain as rule_entry
 from rules.core import CHANCE
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -94,6 +96,16 @@ def ended(game: Any, state: Any, say: Say, name: Callable[[int], str]) -> str:
     if outcome.is_draw:
         return say("drawn")
     return say("won", who=" & ".join(name(seat) for seat in outcome.winners))
+
+
+def rule_words(rule: str, lang: str) -> str:
+    """A rule in words from the catalogue (German with ``lang`` "de"); the id itself
+    when the catalogue does not know it."""
+    try:
+        entry = rule_entry(rule)
+    except UnknownRule:
+        return rule
+    return entry.german if lang == "de" else entry.rule
 
 
 def whole(text: str, low: int, high: int) -> int | None:

@@ -48,6 +48,7 @@ from companion.panels.common import (
     outlined,
     place,
     rect,
+    rule_words,
     seat_to_act,
     text,
     title,
@@ -71,8 +72,6 @@ from companion.panels.horus.board import (
 )
 from companion.panels.horus.board import _fill as tile_fill
 from rules import CHANCE
-from rules.catalogue import UnknownRule
-from rules.catalogue import explain as rule_entry
 from rules.errors import RulesError
 from rules.horus import (
     HORUS,
@@ -301,14 +300,6 @@ def _status(state: HorusState, say: Say, lang: str) -> str:
     return say(f"phase_{state.phase}", who=_seat(actor, say))
 
 
-def _rule_words(rule: str, lang: str) -> str:
-    try:
-        entry = rule_entry(rule)
-    except UnknownRule:
-        return rule
-    return entry.german if lang == "de" else entry.rule
-
-
 # -- the running count -----------------------------------------------------------------
 
 
@@ -398,7 +389,7 @@ def _notes(state: HorusState, y: float, flag: Mapping[str, Any] | None, at: Pos 
     if flag and flag.get("rule"):
         rule = str(flag["rule"])
         head = say("flag_at", at=str(at)) if at else say("flag")
-        main = f"{head}: {_rule_words(rule, lang)}"
+        main = f"{head}: {rule_words(rule, lang)}"
         detail = str(flag.get("detail") or "")
         small = f"{say('rule')} {rule}" + (f": {detail}" if detail else "")
         return _band(main, small, y, "flag", rule)
@@ -411,7 +402,7 @@ def _notes(state: HorusState, y: float, flag: Mapping[str, Any] | None, at: Pos 
         rule = "horus.first-round"
     else:
         rule = PHASE_RULE.get(state.phase, HORUS.turn_rule)
-    return _band(_rule_words(rule, lang), f"{say('rule')} {rule}", y, "note", rule)
+    return _band(rule_words(rule, lang), f"{say('rule')} {rule}", y, "note", rule)
 
 
 def _band(main: str, small: str, y: float, kind: str, rule: str | None) -> str:

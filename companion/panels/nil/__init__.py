@@ -49,6 +49,7 @@ from companion.panels.common import (
     ended,
     place,
     rect,
+    rule_words,
     seat_to_act,
     text,
     title,
@@ -73,8 +74,6 @@ from companion.panels.nil.board import (
     river,
 )
 from rules import CHANCE
-from rules.catalogue import UnknownRule
-from rules.catalogue import explain as rule_entry
 from rules.errors import RulesError
 from rules.grid import Square
 from rules.nil import NIL, EndTurn, Lay, NilState, turn_parts
@@ -356,14 +355,6 @@ def _status(state: NilState, say: Say, lang: str) -> str:
     return say("lays", who=_seat(actor, say))
 
 
-def _rule_words(rule: str, lang: str) -> str:
-    try:
-        entry = rule_entry(rule)
-    except UnknownRule:
-        return rule
-    return entry.german if lang == "de" else entry.rule
-
-
 # -- the running turn ---------------------------------------------------------------
 
 
@@ -423,7 +414,7 @@ def _notes(
     if flag and flag.get("rule"):
         rule = str(flag["rule"])
         head = say("flag_at", cell=str(flagged.to)) if flagged else say("flag")
-        main = f"{head}: {_rule_words(rule, lang)}"
+        main = f"{head}: {rule_words(rule, lang)}"
         detail = str(flag.get("detail") or "")
         small = f"{say('rule')} {rule}" + (f": {detail}" if detail else "")
         return _band(main, small, y, "flag", rule)
@@ -436,22 +427,22 @@ def _position_note(state: NilState, fits: bool, say: Say, lang: str) -> tuple[st
     actor = NIL.to_act(state)
     if actor is None:
         reason = NIL.outcome(state).reason
-        return reason, _rule_words(reason, lang)
+        return reason, rule_words(reason, lang)
     if actor is CHANCE:
-        return "nil.bag-draw", _rule_words("nil.bag-draw", lang)
+        return "nil.bag-draw", rule_words("nil.bag-draw", lang)
     end = state.end
     if end is not None and state.laid and lead_only(state, end.cell, end.entry, end.exit):
-        return "nil.crossing-unfinished", _rule_words("nil.crossing-unfinished", lang)
+        return "nil.crossing-unfinished", rule_words("nil.crossing-unfinished", lang)
     if state.laid:
         refused = NIL.violation(state, EndTurn(actor))
         if refused is not None:  # the turn cannot end yet: say why
-            return refused.rule, _rule_words(refused.rule, lang)
+            return refused.rule, rule_words(refused.rule, lang)
     if not fits:
-        return "nil.no-play", f"{say('no_tile_fits')} {_rule_words('nil.no-play', lang)}"
+        return "nil.no-play", f"{say('no_tile_fits')} {rule_words('nil.no-play', lang)}"
     if end is None:
         return "nil.opening", say("opening")
     if state.in_blue:
-        return "nil.blue-zone", _rule_words("nil.blue-zone", lang)
+        return "nil.blue-zone", rule_words("nil.blue-zone", lang)
     return None, say("next")
 
 
