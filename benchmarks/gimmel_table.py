@@ -27,6 +27,8 @@ Per move made on the board:
 
 Figures, never asserts. ``--games 100`` is the issue's set (long: rendering is most of
 it; ``--jobs 2`` plays two games at once on two cores); ``--games 5`` gives a first look.
+A long run can be split, across processes or days: each part with ``--first`` and
+``--per-game FILE``, then ``--merge FILE...`` prints the figures of all the parts' games.
 ``--verbose`` says each move missed or taken wrongly, and each committed later than
 ``LATE_S`` after the hand left.
 
@@ -206,9 +208,55 @@ def say_what_went_wrong(seed: int, game, move, reading, truth: dict, table) -> N
           flush=True)  # fmt: skip
 
 
+def recorded(paths: list[str]) -> dict[int, tuple[dict, list[float], list[float]]]:
+    """The games recorded by ``--per-game`` in ``paths``, by seed: ``ValueError`` naming
+    the file and line of a record that cannot be read, or a seed recorded twice."""
+    games: dict[int, tuple[dict, list[float], list[float]]] = {}
+    for path in paths:
+        try:
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+        except OSError as error:
+            raise ValueError(f"{path}: {error.strerror}") from None
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                seed, tally = int(record["seed"]), record["tally"]
+                counts = {key: int(tally[key]) for key in TALLIED}
+                game = (counts, [float(d) for d in record["delays"]],
+                        [float(w) for w in record["work"]])  # fmt: skip
+            except (ValueError, KeyError, TypeError) as error:
+                raise ValueError(f"{path} line {number}: not a game's record ({error})") from None
+            if seed in games:
+                raise ValueError(f"{path} line {number}: seed {seed} recorded twice")
+            games[seed] = game
+    if not games:
+        raise ValueError(f"no games recorded in {', '.join(paths)}")
+    return games
+
+
+def seed_ranges(seeds) -> str:
+    """Seeds as runs: [1, 2, 3, 7, 8] -> "1-3, 7-8"."""
+    runs: list[list[int]] = []
+    for seed in sorted(seeds):
+        if runs and seed == runs[-1][1] + 1:
+            runs[-1][1] = seed
+        else:
+            runs.append([seed, seed])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="seeds 1..N (default 100)")
+    parser.add_argument("--first", type=int, default=1,
+                        help="the first seed (default 1): a long run split in parts")  # fmt: skip
+    parser.add_argument("--per-game", metavar="FILE",
+                        help="append each game's record to FILE (JSON lines)")  # fmt: skip
+    parser.add_argument("--merge", nargs="+", metavar="FILE",
+                        help="play nothing: the figures of the games recorded in FILEs "
+                             "(--per-game), each seed once")  # fmt: skip
     parser.add_argument("--plies", type=int, default=40, help="moves a game at most")
     parser.add_argument("--fps", type=float, default=10.0, help="the camera's frame rate")
     parser.add_argument("--patience", type=float, default=3.0, help="seconds of still board")
@@ -224,16 +272,30 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs: at least 1 (got {args.jobs})")
+    if args.first < 1 or args.first > args.games:
+        parser.error(f"--first: a seed from 1 to --games (got {args.first})")
+    if args.merge:
+        try:
+            records = recorded(args.merge)
+        except ValueError as error:
+            parser.error(f"--merge: {error}")
+        seeds = sorted(records)
+        games = (records[seed] for seed in seeds)
+    else:
+        seeds = range(args.first, args.games + 1)
+        if args.jobs == 1:
+            games = map(functools.partial(one_game, args=args), seeds)
+        else:
+            pool = multiprocessing.get_context("spawn").Pool(args.jobs)
+            games = pool.imap(functools.partial(one_game, args=args), seeds)
     tally = dict.fromkeys(TALLIED, 0)
     delays: list[float] = []
     work: list[float] = []
-    seeds = range(1, args.games + 1)
-    if args.jobs == 1:
-        games = map(functools.partial(one_game, args=args), seeds)
-    else:
-        pool = multiprocessing.get_context("spawn").Pool(args.jobs)
-        games = pool.imap(functools.partial(one_game, args=args), seeds)
-    for counted, its_delays, its_work in games:
+    for seed, (counted, its_delays, its_work) in zip(seeds, games, strict=True):
+        if args.per_game and not args.merge:
+            with open(args.per_game, "a", encoding="utf-8") as kept:
+                kept.write(json.dumps({"seed": seed, "tally": counted, "delays": its_delays,
+                                       "work": its_work}) + "\n")  # fmt: skip
         for key in TALLIED:
             tally[key] += counted[key]
         delays += its_delays
@@ -242,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"after {tally['games']} games: {tally['correct']} of {tally['board_moves']} "
                   f"correct, {tally['false']} false, {tally['missed']} missed, delay max "
                   f"{max(delays, default=0):.1f} s", flush=True)  # fmt: skip
-    if args.jobs > 1:
+    if args.jobs > 1 and not args.merge:
         pool.close()
         pool.join()
     figures = {
@@ -258,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(figures))
         return 0
     moves = tally["board_moves"]
-    print(f"Gimmel at a camera table: {tally['games']} games (seeds 1-{args.games}), "
+    print(f"Gimmel at a camera table: {tally['games']} games (seeds {seed_ranges(seeds)}), "
           f"{tally['plies']} moves, {moves} on the board, {args.fps:g} frames/s")  # fmt: skip
     print(f"  committed correctly by the camera: {tally['correct']} of {moves} "
           f"({tally['correct'] / max(moves, 1):.2%})")  # fmt: skip
