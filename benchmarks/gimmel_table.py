@@ -208,10 +208,22 @@ def say_what_went_wrong(seed: int, game, move, reading, truth: dict, table) -> N
           flush=True)  # fmt: skip
 
 
-def recorded(paths: list[str]) -> dict[int, tuple[dict, list[float], list[float]]]:
-    """The games recorded by ``--per-game`` in ``paths``, by seed: ``ValueError`` naming
-    the file and line of a record that cannot be read, or a seed recorded twice."""
+#: What a game's record keeps of how it was played: parts played otherwise are not merged.
+PLAYED = ("plies", "fps", "patience", "passing", "margin")
+
+
+def played(args) -> dict[str, float | None]:
+    return {key: getattr(args, key) for key in PLAYED}
+
+
+def recorded(
+    paths: list[str],
+) -> tuple[dict[int, tuple[dict, list[float], list[float]]], dict[str, float | None]]:
+    """The games recorded by ``--per-game`` in ``paths``, by seed, and how they were
+    played (``PLAYED``): ``ValueError`` naming the file and line of a record that cannot
+    be read, a seed recorded twice, or a game played otherwise than the first."""
     games: dict[int, tuple[dict, list[float], list[float]]] = {}
+    how: dict[str, float | None] | None = None
     for path in paths:
         try:
             lines = Path(path).read_text(encoding="utf-8").splitlines()
@@ -224,16 +236,20 @@ def recorded(paths: list[str]) -> dict[int, tuple[dict, list[float], list[float]
                 record = json.loads(line)
                 seed, tally = int(record["seed"]), record["tally"]
                 counts = {key: int(tally[key]) for key in TALLIED}
+                its_how = {key: record["played"][key] for key in PLAYED}
                 game = (counts, [float(d) for d in record["delays"]],
                         [float(w) for w in record["work"]])  # fmt: skip
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{path} line {number}: not a game's record ({error})") from None
             if seed in games:
                 raise ValueError(f"{path} line {number}: seed {seed} recorded twice")
-            games[seed] = game
-    if not games:
+            if how is not None and its_how != how:
+                raise ValueError(f"{path} line {number}: seed {seed} played with {its_how}, "
+                                 f"the games before with {how}")  # fmt: skip
+            games[seed], how = game, its_how
+    if not games or how is None:
         raise ValueError(f"no games recorded in {', '.join(paths)}")
-    return games
+    return games, how
 
 
 def seed_ranges(seeds) -> str:
@@ -276,9 +292,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--first: a seed from 1 to --games (got {args.first})")
     if args.merge:
         try:
-            records = recorded(args.merge)
+            records, how = recorded(args.merge)
         except ValueError as error:
             parser.error(f"--merge: {error}")
+        vars(args).update(how)  # the figures say how the recorded games were played
         seeds = sorted(records)
         games = (records[seed] for seed in seeds)
     else:
@@ -294,8 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     for seed, (counted, its_delays, its_work) in zip(seeds, games, strict=True):
         if args.per_game and not args.merge:
             with open(args.per_game, "a", encoding="utf-8") as kept:
-                kept.write(json.dumps({"seed": seed, "tally": counted, "delays": its_delays,
-                                       "work": its_work}) + "\n")  # fmt: skip
+                kept.write(json.dumps({"seed": seed, "played": played(args), "tally": counted,
+                                       "delays": its_delays, "work": its_work}) + "\n")  # fmt: skip
         for key in TALLIED:
             tally[key] += counted[key]
         delays += its_delays

@@ -19,9 +19,10 @@ def tally(**counts: int) -> dict[str, int]:
     return {key: counts.get(key, 0) for key in keys}
 
 
-def record(seed: int, delays: list[float], **counts: int) -> str:
-    return json.dumps({"seed": seed, "tally": tally(games=1, **counts), "delays": delays,
-                       "work": [0.01] * len(delays)})  # fmt: skip
+def record(seed: int, delays: list[float], fps: float = 10.0, **counts: int) -> str:
+    played = {"plies": 40, "fps": fps, "patience": 3.0, "passing": 0.1, "margin": None}
+    return json.dumps({"seed": seed, "played": played, "tally": tally(games=1, **counts),
+                       "delays": delays, "work": [0.01] * len(delays)})  # fmt: skip
 
 
 def merge(*paths: Path, json_out: bool = True) -> subprocess.CompletedProcess:
@@ -30,12 +31,16 @@ def merge(*paths: Path, json_out: bool = True) -> subprocess.CompletedProcess:
                           text=True, cwd=ROOT, timeout=120)  # fmt: skip
 
 
-def test_the_parts_games_are_counted_together(tmp_path):
+def test_the_parts_games_are_counted_together_if_played_alike(tmp_path):
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    games = [record(1, [0.2, 0.4], board_moves=2, correct=2),
-             record(2, [0.3], board_moves=2, correct=1, missed=1, asked=1)]  # fmt: skip
+    games = [record(1, [0.2, 0.4], fps=12.0, board_moves=2, correct=2),
+             record(2, [0.3], fps=12.0, board_moves=2, correct=1, missed=1, asked=1)]  # fmt: skip
     first.write_text("\n".join(games) + "\n")
-    second.write_text(record(51, [1.5], board_moves=1, correct=1, false=0) + "\n")
+    second.write_text(record(51, [1.5], fps=10.0, board_moves=1, correct=1) + "\n")
+    done = merge(first, second)
+    assert done.returncode == 2  # another frame rate: another game, not a part of this one
+    assert f"{second} line 1: seed 51 played with" in done.stderr
+    second.write_text(record(51, [1.5], fps=12.0, board_moves=1, correct=1) + "\n")
     done = merge(first, second)
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
@@ -46,6 +51,7 @@ def test_the_parts_games_are_counted_together(tmp_path):
     assert figures["delay_s_max"] == 1.5
     printed = merge(first, second, json_out=False).stdout
     assert "3 games (seeds 1-2, 51)" in printed
+    assert "12 frames/s" in printed  # the recorded games' rate, not the default 10
     assert "committed correctly by the camera: 4 of 5" in printed
 
 
