@@ -268,6 +268,50 @@ def fit_scores(
     are Delta E times pixels. ``hyps`` come kind by kind (``hypotheses``' order). All
     squares go through one pass of array work, which costs much less than one a
     square."""
+    return _fit(lab, empty, difference, centres_px, masks, hyps, palettes, px_per_mm,
+                settings, None)[0]  # fmt: skip
+
+
+def fit_scores_lit(
+    lab: np.ndarray,
+    empty: np.ndarray,
+    difference: np.ndarray,
+    centres_px: Sequence[tuple[float, float]],
+    masks: Sequence[tuple[np.ndarray, np.ndarray | None]],
+    hyps: Sequence[Hypothesis],
+    palettes: dict[str, np.ndarray],
+    px_per_mm: float,
+    lit: Sequence[float],
+    settings: FitSettings = FitSettings(),
+) -> list[tuple[dict[str, float], dict[str, float]]]:
+    """``fit_scores`` twice in one pass, per square: as it scores, and with the
+    pixels' lightness (Lab L) divided by the square's ``lit`` (how much lighter or darker
+    the square is lit now than in the photos the palettes were learnt from) before they
+    are compared with the palettes. A white piece in an arm's shadow is then as light as
+    the set-up showed it, and scores white; the shadow and the board are scored as they
+    are. All the work but the palettes' is shared."""
+    if len(lit) != len(centres_px):
+        raise ValueError(f"expected a lit share for each of the {len(centres_px)} squares "
+                         f"(got {len(lit)})")  # fmt: skip
+    plain, followed = _fit(lab, empty, difference, centres_px, masks, hyps, palettes,
+                           px_per_mm, settings, lit)  # fmt: skip
+    return list(zip(plain, followed, strict=True))
+
+
+def _fit(
+    lab: np.ndarray,
+    empty: np.ndarray,
+    difference: np.ndarray,
+    centres_px: Sequence[tuple[float, float]],
+    masks: Sequence[tuple[np.ndarray, np.ndarray | None]],
+    hyps: Sequence[Hypothesis],
+    palettes: dict[str, np.ndarray],
+    px_per_mm: float,
+    settings: FitSettings,
+    lit: Sequence[float] | None,
+) -> list[list[dict[str, float]]]:
+    """``fit_scores``' work, for the windows as they are and, given ``lit``, also with
+    their lightness divided by it: one list of scores each."""
     side = round(math.sqrt(masks[0][0].shape[1]))
     half = (side - 1) // 2
     shifts = offsets(settings, px_per_mm)
@@ -278,7 +322,12 @@ def fit_scores(
     board = np.minimum(np.stack([_window(difference, x, y, box) for x, y in spots]), settings.cap)
     covers = [cover for cover, _ in masks]  # each (H, P)
     colours = list(palettes)
-    costs = palette_costs(lab_w, [palettes[c] for c in colours], settings.cap)
+    chosen = [palettes[c] for c in colours]
+    costs = palette_costs(lab_w, chosen, settings.cap)
+    if lit is not None:
+        relit = lab_w.astype(np.float32, copy=True)
+        relit[..., 0] /= np.maximum(np.asarray(lit, np.float32), 1e-3)[:, None, None]
+        costs += palette_costs(relit, chosen, settings.cap)
     # One small matrix product a square and map: (H, P) by (P, shifts), which BLAS does
     # fast; a stacked product over squares of strided patches does not.
     total = np.empty((len(costs), len(spots), covers[0].shape[0], len(shifts)), np.float32)
@@ -295,10 +344,13 @@ def fit_scores(
     best = total.min(axis=3)  # (colours, N, H)
     kinds = [kind for kind, _ in hyps]
     starts = [i for i, kind in enumerate(kinds) if i == 0 or kinds[i - 1] != kind]
-    per_kind = np.minimum.reduceat(best, starts, axis=2)  # (colours, N, kinds)
-    return [{f"{colour} {kinds[start]}": float(per_kind[c, n, j])
-             for c, colour in enumerate(colours) for j, start in enumerate(starts)}
-            for n in range(len(spots))]  # fmt: skip
+    per_kind = np.minimum.reduceat(best, starts, axis=2)  # (variants x colours, N, kinds)
+    return [
+        [{f"{colour} {kinds[start]}": float(per_kind[v * len(colours) + c, n, j])
+          for c, colour in enumerate(colours) for j, start in enumerate(starts)}
+         for n in range(len(spots))]
+        for v in range(len(costs) // len(colours))
+    ]  # fmt: skip
 
 
 def _shifted_many(values: np.ndarray, shifts: list[tuple[int, int]], side: int, reach: int):

@@ -144,3 +144,38 @@ def test_the_fit_reads_pieces_the_examples_alone_misread_or_miss(table_frames):
         pieces += len(set(truth["position"]) - set(truth["unknown"]))
     assert pieces > 40
     assert wrong["fit"] < wrong["alone"], wrong
+
+
+def test_the_fit_following_the_light_scores_a_shadowed_white_piece_white_and_the_board_as_it_is():
+    """A white piece in a shadow its square's edge shows (lit at 0.6 of the photos' light)
+    is as dark as a black piece's palette says: as the pixels are, black fits it better;
+    with their lightness over 0.6, white does. Where no piece stands, the pixels are
+    scored as they are either way."""
+    from calibration.silhouettes import FitSettings, fit_scores, fit_scores_lit
+
+    half = 10
+    size = 2 * half + 1
+    board = np.zeros((size + 10, size + 10, 3), np.float32)
+    board[:] = (70.0, 2.0, 20.0)  # a cream square, in the shadow already (the empty picture)
+    frame = board.copy()
+    yy, xx = np.mgrid[0 : size + 10, 0 : size + 10]
+    disc = (yy - 15) ** 2 + (xx - 15) ** 2 <= 6**2
+    frame[disc] = (50.0, 0.0, 2.0)  # white (85) at 0.6 of its light: 51
+    difference = np.linalg.norm(frame - board, axis=2)
+    cover = ((np.mgrid[0:size, 0:size][0] - half) ** 2
+             + (np.mgrid[0:size, 0:size][1] - half) ** 2 <= 6**2)  # fmt: skip
+    masks = [(cover.reshape(1, -1).astype(np.float32), None)]
+    palettes = {"white": np.array([[85.0, 0.0, 2.0]], np.float32),
+                "black": np.array([[28.0, 0.0, 1.0]], np.float32)}  # fmt: skip
+    settings = FitSettings(search_mm=0.0)
+    args = (frame, board, difference, [(15.0, 15.0)], masks, (("falcon", 0.0),), palettes, 1.0)
+    (plain,) = fit_scores(*args, settings)
+    ((as_is, followed),) = fit_scores_lit(*args, [0.6], settings)
+    assert as_is == plain  # the scores as the pixels are, unchanged
+    assert plain["black falcon"] < plain["white falcon"]
+    assert followed["white falcon"] < followed["black falcon"]
+    # As lit as the photos (1.0), following the light changes nothing.
+    ((same, also),) = fit_scores_lit(*args, [1.0], settings)
+    assert same == also == plain
+    with pytest.raises(ValueError, match="a lit share for each of the 1 squares"):
+        fit_scores_lit(*args, [0.6, 0.7], settings)

@@ -33,8 +33,11 @@ def test_a_white_piece_in_a_shadow_is_read_white(seed, square, piece):
     profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera)
     frame = decode(play)
     followed = gimmel.read(frame, sheet, profile, camera=camera)
+    # Following the light in none of its ways (the blob's, the fit's, the frame's).
     unfollowed = gimmel.read(frame, sheet, profile, camera=camera,
-                             settings=gimmel.ReaderSettings(follow_light=False))  # fmt: skip
+                             settings=gimmel.ReaderSettings(follow_light=False,
+                                                            fit_follows_light=False,
+                                                            frame_light=False))  # fmt: skip
     assert followed.squares[square] == piece
     assert unfollowed.squares[square] == piece.replace("white", "black")
     # What the table would teach from is the piece as lit like the set-up: white's
@@ -89,3 +92,40 @@ def test_a_blob_is_the_board_lit_only_if_as_coloured_as_the_board_and_lighter():
     assert seen_as((80.0, 4.0, 24.0))  # lighter, as coloured: the board in more light
     assert not seen_as((45.0, 3.0, 22.0))  # darker: a shadow is no reason to doubt a hand
     assert not seen_as((80.0, 14.0, 15.0))  # a hand's pink, lighter
+
+
+def kinds_from(examples: dict[str, list[float]]) -> gimmel.Kinds:
+    """A reader's classes with examples of these lightnesses (and nothing else)."""
+    names = tuple(sorted(examples))
+    kind_of = np.array([k for k, n in enumerate(names) for _ in examples[n]])
+    colours = np.array([[value, 0.0, 0.0] for n in names for value in examples[n]], np.float32)
+    features = np.zeros((len(kind_of), 5), np.float32)
+    return gimmel.Kinds(names, kind_of, colours, features, 0.1, 5.0, gimmel.ReaderSettings())
+
+
+def blob_of(lightness: float):
+    from calibration.blobs import Blob
+
+    return Blob(np.ones((2, 2), bool), (0, 0), np.array([lightness, 0.0, 0.0], np.float32),
+                np.zeros(5, np.float32))  # fmt: skip
+
+
+def test_the_frames_light_is_the_line_through_the_pieces_read_surely():
+    """The set-up showed white falcons at 85 and black ones at 30; a frame whose flare
+    lifts the blacks to 45 and dims the whites to 80 shows lightness L as 0.636 L +
+    25.9 (the line through both). Doubtful readings do not count, and one colour alone,
+    or too few pieces, gives no line."""
+    kinds = kinds_from({"white falcon": [84.0, 85.0, 86.0], "black falcon": [29.0, 30.0, 31.0]})
+    sure = [(("white falcon", 0.9), blob_of(80.0)), (("black falcon", 0.8), blob_of(45.0)),
+            (("white falcon", 0.7), blob_of(80.0))]  # fmt: skip
+    doubtful = [(("black falcon", 0.2), blob_of(70.0))]
+    gain, offset = gimmel.frame_lightness(kinds, sure + doubtful, 0.6)
+    assert gain == pytest.approx(35 / 55) and offset == pytest.approx(80 - 85 * 35 / 55)
+    # Taken back through the line, a black falcon seen at 45 is as dark as the set-up's.
+    assert (45.0 - offset) / gain == pytest.approx(30.0)
+    assert gimmel.frame_lightness(kinds, [sure[0], sure[2], *doubtful], 0.6) is None  # white only
+    assert gimmel.frame_lightness(kinds, sure[:2], 0.6) is None  # two pieces
+    # A line steeper than the light makes (twice the set-up's contrast): misreads, not light.
+    wild = [(("white falcon", 0.9), blob_of(150.0)), (("black falcon", 0.9), blob_of(30.0)),
+            (("white falcon", 0.9), blob_of(150.0))]  # fmt: skip
+    assert gimmel.frame_lightness(kinds, wild, 0.6) is None
