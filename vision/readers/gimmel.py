@@ -308,15 +308,15 @@ def read(
         line = frame_lightness(kinds, read_so_far, settings.sure_for_light)
         if line is not None:
             gain, offset = line
-            relit = []
-            for name in seen:
-                blob = blobs_seen[name][1]
-                lightness = np.array([1.0 / gain, 1.0, 1.0], np.float32)
-                shift = np.array([offset / gain, 0.0, 0.0], np.float32)
-                relit.append(replace(blob, colour=blob.colour * lightness - shift))
-            for name, costs in zip(seen, kinds.costs_of(relit), strict=True):
+            scale = np.array([1.0 / gain, 1.0, 1.0], np.float32)
+            shift = np.array([offset / gain, 0.0, 0.0], np.float32)
+            relit = [replace(blobs_seen[n][1], colour=blobs_seen[n][1].colour * scale - shift)
+                     for n in seen]  # fmt: skip
+            for name, blob, costs in zip(seen, relit, kinds.costs_of(relit), strict=True):
                 if costs is not None:  # else coloured like no piece now: as first seen
                     pieces[name] = (pieces[name][0], costs + view_part[name])
+                    # What the table teaches from: the piece as the set-up's light showed it.
+                    looks[name] = (blob.colour.tolist(), blob.features.tolist())
     for name, (k, costs) in pieces.items():
         squares[name], confidence[name] = kinds.decide(costs)
         if costs is not None and confidence[name] < settings.fit_below and can_fit:
