@@ -289,7 +289,7 @@ def fit_scores_lit(
     the square is lit now than in the photos the palettes were learnt from) before they
     are compared with the palettes. A white piece in an arm's shadow is then as light as
     the set-up showed it, and scores white; the shadow and the board are scored as they
-    are. All the work but the palettes' is shared."""
+    are. The windows and the shadows' costs are worked out once for both."""
     if len(lit) != len(centres_px):
         raise ValueError(f"expected a lit share for each of the {len(centres_px)} squares "
                          f"(got {len(lit)})")  # fmt: skip
