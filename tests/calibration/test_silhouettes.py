@@ -146,11 +146,12 @@ def test_the_fit_reads_pieces_the_examples_alone_misread_or_miss(table_frames):
     assert wrong["fit"] < wrong["alone"], wrong
 
 
-def test_the_fit_following_the_light_scores_a_shadowed_white_piece_white_and_the_board_as_it_is():
+def test_the_fit_following_the_light_scores_a_shadowed_white_piece_white_beside_the_plain_scores():
     """A white piece in a shadow its square's edge shows (lit at 0.6 of the photos' light)
     is as dark as a black piece's palette says: as the pixels are, black fits it better;
-    with their lightness over 0.6, white does. Where no piece stands, the pixels are
-    scored as they are either way."""
+    with their lightness over 0.6, white does. The scores as the pixels are come back
+    beside them, the same as ``fit_scores`` gives (the reader judges from them whether a
+    piece stands there at all)."""
     from calibration.silhouettes import FitSettings, fit_scores, fit_scores_lit
 
     half = 10
