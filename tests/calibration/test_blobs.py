@@ -50,7 +50,22 @@ def test_each_square_follows_the_light_on_its_own_edge():
     bottom = [k for k, (row, _) in enumerate(cells) if whole[row, 0, 1] >= shape[0] // 2]
     assert np.allclose(adjusted[top, 0], colours[top, 0] * 2 / 3, rtol=1e-4)
     assert np.allclose(adjusted[bottom, 0], colours[bottom, 0])
-    assert np.array_equal(adjusted[:, 1:], colours[:, 1:])  # only the lightness
+    assert np.allclose(adjusted[bottom, 1:], colours[bottom, 1:])
+    # In the shadow a square is less colourful too: a* and b* scale as L* + 16 does
+    # (all three are cube roots of the light).
+    scale = (colours[top, 0] * 2 / 3 + 16) / (colours[top, 0] + 16)
+    assert np.allclose(adjusted[top, 1:], colours[top, 1:] * scale[:, None], rtol=1e-4)
+    assert np.all(np.abs(adjusted[top, 1:]) < np.abs(colours[top, 1:]))
+
+
+def test_a_square_as_dim_as_the_range_allows_is_as_colourful_as_that_dimness():
+    _, cells, whole, shape, colours = board()
+    lab = empty_picture(shape, whole, cells, colours, np.zeros(3, np.float32))
+    lab[..., 0] *= 0.1  # darker than shade_range lets a shadow be
+    adjusted = shaded(lab, whole, cells, colours, 3.0, (0.4, 1.3))
+    assert np.allclose(adjusted[:, 0], colours[:, 0] * 0.4, rtol=1e-4)
+    scale = (colours[:, 0] * 0.4 + 16) / (colours[:, 0] + 16)
+    assert np.allclose(adjusted[:, 1:], colours[:, 1:] * scale[:, None], rtol=1e-4)
 
 
 def test_a_blob_is_the_part_reaching_its_square_middle_over_a_window_two_squares_wide():

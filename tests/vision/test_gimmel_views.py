@@ -15,9 +15,10 @@ from calibration.profiles import ProfileError, learn, load_setup
 from calibration.sheet import load_sheet
 from vision.readers import gimmel
 
-#: Tables whose play frame the blob's outline alone misreads (two, three and two pieces,
-#: with the profile learnt from one set-up photo) and views read better.
-SEEDS = (33, 42, 3)
+#: Tables whose play frame the blob's outline alone misreads (one and six pieces, with the
+#: profile learnt from one set-up photo) and views read better. (Seed 3's two went once
+#: the empty board's colour followed a square's light too: its blob alone reads it now.)
+SEEDS = (33, 42)
 
 
 def decode(rendered):
@@ -76,7 +77,7 @@ def test_views_read_the_pieces_the_blob_alone_misreads(tables):
         older = gimmel.read(play, sheet, without_views(profile), camera=camera)
         # A profile learnt before views were kept still reads, as it did then.
         wrong = misread(older, truth)
-        assert 0 < len(wrong) <= 3, (seed, wrong)
+        assert 0 < len(wrong) <= 6, (seed, wrong)
         seen_wrong = misread(with_views, truth)
         assert len(seen_wrong) < len(wrong), seed
         misread_with_views += seen_wrong

@@ -18,7 +18,6 @@ Appearance reaches the reader only through the profile (``calibration.profiles``
 from __future__ import annotations
 
 import functools
-import math
 import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -579,14 +578,23 @@ class Fitter:
 
 def board_lit(lab: np.ndarray, empty: np.ndarray, blob: Blob, within_ab: float) -> bool:
     """Whether ``blob``'s pixels are the board's own there, lighter: lighter than the
-    ``empty`` board's picture under them, and as coloured (their mean a and b within
-    ``within_ab`` of its)."""
+    ``empty`` board's picture under them, and coloured as the board is in more light
+    (their mean a and b within ``within_ab`` of its, or of its scaled as ``blobs.shaded``
+    scales them for that lightness, as L* + 16, or of any colour between: more of the
+    lamp's light makes the board more colourful, a gloss's white no more)."""
     x0, y0 = blob.origin
     height, width = blob.mask.shape
     mask = blob.mask.view(np.uint8)
     seen = cv2.mean(lab[y0 : y0 + height, x0 : x0 + width], mask)
     board = cv2.mean(empty[y0 : y0 + height, x0 : x0 + width], mask)
-    return seen[0] > board[0] and math.hypot(seen[1] - board[1], seen[2] - board[2]) < within_ab
+    if seen[0] <= board[0]:
+        return False
+    ab, there = np.array(seen[1:3]), np.array(board[1:3])
+    lit = there * (seen[0] + 16.0) / (board[0] + 16.0)
+    along = float(
+        np.clip(np.dot(ab - there, lit - there) / max(np.dot(lit - there, lit - there), 1e-9), 0, 1)
+    )
+    return float(np.linalg.norm(ab - (there + along * (lit - there)))) < within_ab
 
 
 def square_shares(
