@@ -85,11 +85,12 @@ class ReaderSettings:
     Set on seeds 101-400 (a throwaway script: of the 78 pieces among such squares, 54
     were found before, 74 after, and no more empty squares were called pieces).
     ``board_like_ab``: a blob coloured like no piece is a hand (unknown) unless its pixels
-    are its square's own colour (their a and b within this of the empty board's there) and
-    lighter than the square's edge says, with no hand on a square next to it: the square's
-    edge in a sleeve's shadow, or a bright spot, not a hand (on rendered frames of seeds
-    101-400, a throwaway script: of 13 empty squares read as unknown, 12 were such squares
-    and are read empty now; no other error came or went). ``view_weight``: what it adds to a
+    are its square's own colour (their a and b within this of the empty board's there, as
+    colourful as more light makes it: ``board_lit``) and lighter than the square's edge
+    says, with no hand on a square next to it: the square's edge in a sleeve's shadow, or
+    a bright spot, not a hand (on rendered frames of seeds 101-400, a throwaway script: of
+    13 empty squares read as unknown, 12 were such squares and are read empty now; no
+    other error came or went). ``view_weight``: what it adds to a
     class's distance that the piece's view (the piece as the camera sees it,
     ``calibration.views``) looks less like the class's kind, whatever its colour, than like
     the kind it looks most like (``views.KindModel``: about 2 between a kind it clearly
