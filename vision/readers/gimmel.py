@@ -591,11 +591,10 @@ def board_lit(lab: np.ndarray, empty: np.ndarray, blob: Blob, within_ab: float) 
     if seen[0] <= board[0]:
         return False
     ab, there = np.array(seen[1:3]), np.array(board[1:3])
-    lit = there * (seen[0] + 16.0) / (board[0] + 16.0)
-    along = float(
-        np.clip(np.dot(ab - there, lit - there) / max(np.dot(lit - there, lit - there), 1e-9), 0, 1)
-    )
-    return float(np.linalg.norm(ab - (there + along * (lit - there)))) < within_ab
+    # From the board's colour to it as colourful as this much more light makes it.
+    span = there * ((seen[0] + 16.0) / (board[0] + 16.0) - 1.0)
+    along = np.clip(np.dot(ab - there, span) / max(np.dot(span, span), 1e-9), 0.0, 1.0)
+    return float(np.linalg.norm(ab - there - along * span)) < within_ab
 
 
 def square_shares(
