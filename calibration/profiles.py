@@ -272,6 +272,11 @@ class Profile:
     #: depends only on where it is (each kind's outline on each square) is worked out
     #: once a profile (``vision.readers.gimmel.prepare``).
     eye: list[float] | None = None
+    #: Per colour of piece, the Lab colours its pieces' sides show (``learn_palette``
+    #: with ``sides``): where a top mirrors the lamp, its side says its colour (see
+    #: ``calibration.silhouettes.fit_scores``). Empty for a profile learnt before they
+    #: were kept: the fit then compares sides with the whole palettes.
+    side_palettes: dict[str, list[list[float]]] = field(default_factory=dict)
 
     @functools.cached_property
     def piece_shapes(self) -> Any:
@@ -295,6 +300,7 @@ class Profile:
             "lamp": self.lamp,
             "shapes": self.shapes,
             "eye": self.eye,
+            "side_palettes": self.side_palettes,
             "opencv": cv2.__version__,
         }
 
@@ -325,11 +331,13 @@ class Profile:
         except TypeError as error:
             raise ProfileError(f"{source}: settings: {error}") from None
         palettes = data["palettes"]
-        if not isinstance(palettes, dict) or not all(
-            isinstance(p, list) and p and all(isinstance(c, list) and len(c) == 3 for c in p)
-            for p in palettes.values()
-        ):
-            raise ProfileError(f"{source}: palettes: expected lists of Lab colours by colour")
+        side_palettes = data.get("side_palettes", {})  # absent before they were kept
+        for name, found in (("palettes", palettes), ("side_palettes", side_palettes)):
+            if not isinstance(found, dict) or not all(
+                isinstance(p, list) and p and all(isinstance(c, list) and len(c) == 3 for c in p)
+                for p in found.values()
+            ):
+                raise ProfileError(f"{source}: {name}: expected lists of Lab colours by colour")
         lamp = data["lamp"]
         if lamp is not None and (not isinstance(lamp, list) or len(lamp) != 3):
             raise ProfileError(f"{source}: lamp: expected [x, y, height] or null (got {lamp!r})")
@@ -349,7 +357,7 @@ class Profile:
                 raise ProfileError(str(error)) from None
         return cls(data["game"], data["sheet"], settings, data["squares"], data["pieces"],
                    list(data.get("photos", [])), data["frame"], palettes, lamp,
-                   shapes, eye)  # fmt: skip
+                   shapes, eye, side_palettes)  # fmt: skip
 
     def difference(self, lab: np.ndarray, sheet: Sheet) -> np.ndarray:
         """Each pixel's Delta E from the empty board as this profile knows it, on a
@@ -471,7 +479,7 @@ def learn(
             shapes = load_shapes(setup.game)
         except ShapesError:
             shapes = None  # a game whose pieces' shapes are not known
-    palettes, lamp = ({}, None) if shapes is None else learn_light(
+    palettes, side_palettes, lamp = ({}, {}, None) if shapes is None else learn_light(
         first.shape_view, first.empty_view, first.unlike, sheet, shapes, shown,
         settings)  # fmt: skip
     if palettes:
@@ -482,7 +490,7 @@ def learn(
     eye = silhouettes.board_eye(laid.registration)
     return Profile(setup.game, sheet.name, settings, squares, pieces, photos, frame,
                    palettes, lamp, None if shapes is None else shapes.data,
-                   None if eye is None else _round(eye))  # fmt: skip
+                   None if eye is None else _round(eye), side_palettes)  # fmt: skip
 
 
 def _view(name: str, image: np.ndarray, sheet: Sheet, camera: Any, settings: Settings,
@@ -602,11 +610,11 @@ def learn_light(
     shapes: Any,
     shown: dict[str, str],
     settings: Settings,
-) -> tuple[dict[str, list[list[float]]], list[float] | None]:
-    """The pieces' colours apart from their shadows, and where the lamp is, from the
-    set-up photo (``view`` at the reading's scale, the ``empty`` board's picture and
-    the ``unlike`` difference): each set-up piece in ``shown`` is fitted with its kind's
-    shape (``shapes``, ``calibration.silhouettes``)."""
+) -> tuple[dict[str, list[list[float]]], dict[str, list[list[float]]], list[float] | None]:
+    """The pieces' colours apart from their shadows, their sides' alone, and where the
+    lamp is, from the set-up photo (``view`` at the reading's scale, the ``empty``
+    board's picture and the ``unlike`` difference): each set-up piece in ``shown`` is
+    fitted with its kind's shape (``shapes``, ``calibration.silhouettes``)."""
     px, margin = settings.shape_px_per_mm, settings.shape_margin_mm
     grid = sheet.grid
     eye = silhouettes.board_eye(view.registration)
@@ -617,11 +625,15 @@ def learn_light(
 
     known = [(kind, middle(name)) for name, kind in shown.items()]
     seen = silhouettes.fit_known(unlike, known, shapes, eye, px, margin)
-    palettes = silhouettes.learn_palette(view.lab, unlike, seen, px, margin)
+    palettes, side_palettes = (
+        {colour: [_round(c) for c in palette]
+         for colour, palette in silhouettes.learn_palette(view.lab, unlike, seen, px, margin,
+                                                          sides=sides).items()}
+        for sides in (False, True)
+    )  # fmt: skip
     centre = np.array([grid.width_mm / 2, grid.height_mm / 2])
     lamp = silhouettes.learn_lamp(view.lab, empty, unlike, seen, shapes, eye, centre, px, margin)
-    return ({colour: [_round(c) for c in palette] for colour, palette in palettes.items()},
-            None if lamp is None else _round(lamp))  # fmt: skip
+    return palettes, side_palettes, None if lamp is None else _round(lamp)
 
 
 def check_bare(view: BoardView, name: str, sheet: Sheet, setup: SetUp, settings: Settings) -> None:

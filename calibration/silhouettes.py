@@ -44,7 +44,11 @@ class FitSettings:
     ``palette_size``: colours in a palette. ``erode_px``: the set-up pieces' patches
     are trimmed by this before their colours are taken (the edge blends with the
     board). ``palette_floor``: a pixel of a set-up piece this like the empty board
-    (Delta E) does not go into its palette."""
+    (Delta E) does not go into its palette. ``glint_within_deg``: a piece's flat top
+    mirrors the lamp into the camera where the direction half-way between the two is
+    within this of straight up (``glint_tilt_deg``); there a black top looks as grey as
+    a white piece's shaded side, so the top says nothing of the colour and the side
+    does (``fit_scores``)."""
 
     cap: float = 30.0
     angle_step_deg: float = 10.0
@@ -55,6 +59,7 @@ class FitSettings:
     palette_size: int = 8
     erode_px: int = 2
     palette_floor: float = 12.0
+    glint_within_deg: float = 12.0
 
 
 #: A piece standing on a square: its kind and how it is turned (radians).
@@ -136,18 +141,25 @@ def cover_masks(
     lamp: np.ndarray | None,
     px_per_mm: float,
     half_px: int,
-) -> tuple[np.ndarray, np.ndarray | None]:
+    *,
+    top: bool = False,
+) -> tuple[np.ndarray, np.ndarray | None] | tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """For a piece at ``centre_mm`` as each hypothesis: what it covers as the camera at
     ``eye`` sees it, and (with a ``lamp``) its shadow outside that, each a 0/1 patch of
     (2 half_px + 1)^2 picture px centred on ``centre_mm``, flattened: (H, P) float32.
-    Worked out once for a camera, lamp and square (a mounted camera stays put)."""
+    With ``top``, also the part of the cover that is the piece's top (its outline at its
+    full height: a falcon's disc, a cat's triangle), the rest being its side. Worked
+    out once for a camera, lamp and square (a mounted camera stays put)."""
     key = (
         tuple(np.round(np.asarray(centre_mm) * 2).astype(int)),
         None if eye is None else tuple(np.round(eye / 5.0).astype(int)),
         None if lamp is None else tuple(np.round(lamp / 20.0).astype(int)),
     )
     cover, shadow = _cover_masks(shapes, tuple(hyps), key, px_per_mm, half_px)
-    return cover.astype(np.float32), None if shadow is None else shadow.astype(np.float32)
+    found = cover.astype(np.float32), None if shadow is None else shadow.astype(np.float32)
+    if not top:
+        return found
+    return (*found, _top_masks(shapes, tuple(hyps), key, px_per_mm, half_px).astype(np.float32))
 
 
 # Kept as bytes (a quarter of floats): a board's squares' masks are about 25 MB.
@@ -164,12 +176,24 @@ def _cover_masks(shapes, hyps, key, px_per_mm, half_px):
     return flat, shadows * (1 - flat)
 
 
-def _fill_hulls(shapes, hyps, centre, source, px_per_mm, half_px) -> np.ndarray:
-    """Each hypothesis's outline leaned from ``source`` (or straight down without one),
-    its convex hull filled: (H, side, side) 0/1 patches centred on ``centre``."""
+@functools.lru_cache(maxsize=128)
+def _top_masks(shapes, hyps, key, px_per_mm, half_px):
+    centre = np.array(key[0], np.float64) / 2
+    eye = None if key[1] is None else np.array(key[1], np.float64) * 5.0
+    tops = _fill_hulls(shapes, hyps, centre, eye, px_per_mm, half_px, top_only=True)
+    return tops.reshape(len(hyps), -1) * _cover_masks(shapes, hyps, key, px_per_mm, half_px)[0]
+
+
+def _fill_hulls(shapes, hyps, centre, source, px_per_mm, half_px, top_only=False) -> np.ndarray:
+    """Each hypothesis's outline (``top_only``: its points at its full height) leaned
+    from ``source`` (or straight down without one), its convex hull filled: (H, side,
+    side) 0/1 patches centred on ``centre``."""
     side = 2 * half_px + 1
     patches = np.zeros((len(hyps), side, side), np.uint8)
     for rows, points, heights in _turned(shapes, hyps):
+        if top_only:
+            at_top = heights >= heights.max()
+            points, heights = points[:, at_top], heights[at_top]
         leaned = (_leaned(points + centre, heights, source) - centre) * px_per_mm + half_px
         for j, i in enumerate(rows):
             hull = cv2.convexHull(np.ascontiguousarray(leaned[j], np.float32))
@@ -199,6 +223,17 @@ def _leaned(xy: np.ndarray, heights: np.ndarray, source: np.ndarray | None) -> n
         return xy
     reach = heights / np.maximum(source[2] - heights, 1e-6)
     return xy + (xy - source[:2]) * reach[:, None]
+
+
+def glint_tilt_deg(eye: np.ndarray, lamp: np.ndarray, point: np.ndarray) -> float:
+    """How far from straight up (degrees) the direction half-way between the camera at
+    ``eye`` and the lamp at ``lamp`` is, from ``point`` (board mm: x, y, height): a flat
+    top facing up at ``point`` mirrors the lamp into the camera as this nears 0 (its
+    gloss falls off with the cosine of it to a power: Blinn-Phong)."""
+    point = np.asarray(point, np.float64)
+    to_eye, to_lamp = np.asarray(eye, np.float64) - point, np.asarray(lamp, np.float64) - point
+    half = to_eye / np.linalg.norm(to_eye) + to_lamp / np.linalg.norm(to_lamp)
+    return math.degrees(math.acos(float(np.clip(half[2] / np.linalg.norm(half), -1.0, 1.0))))
 
 
 # -- what pixels look like ---------------------------------------------------------------
@@ -259,6 +294,8 @@ def fit_scores(
     palettes: dict[str, np.ndarray],
     px_per_mm: float,
     settings: FitSettings = FitSettings(),
+    *,
+    side_palettes: dict[str, np.ndarray] | None = None,
 ) -> list[dict[str, float]]:
     """Each class's (``"white falcon"``) best score at each square whose middle is at
     ``centres_px`` of the square-on picture (``lab``, the ``empty`` board's picture and
@@ -267,9 +304,16 @@ def fit_scores(
     and shadow cost more than the empty board there. Lower explains better; the units
     are Delta E times pixels. ``hyps`` come kind by kind (``hypotheses``' order). All
     squares go through one pass of array work, which costs much less than one a
-    square."""
+    square.
+
+    A square whose masks hold a third, the pieces' tops (``cover_masks(top=True)``),
+    is one where a top mirrors the lamp (``glint_tilt_deg``): there a top costs what
+    the palette of whichever colour it is nearest says, the same for every colour, and
+    the side (the cover less the top) is compared with its colour's ``side_palettes``
+    (the sides' colours alone: a black piece's side is black where its palette also
+    holds its tops' greys) or, without them, with its palette."""
     return _fit(lab, empty, difference, centres_px, masks, hyps, palettes, px_per_mm,
-                settings, None)[0]  # fmt: skip
+                settings, None, side_palettes)[0]  # fmt: skip
 
 
 def fit_scores_lit(
@@ -283,6 +327,8 @@ def fit_scores_lit(
     px_per_mm: float,
     lit: Sequence[float],
     settings: FitSettings = FitSettings(),
+    *,
+    side_palettes: dict[str, np.ndarray] | None = None,
 ) -> list[tuple[dict[str, float], dict[str, float]]]:
     """``fit_scores`` twice in one pass, per square: as it scores, and with the
     pixels' lightness (Lab L) divided by the square's ``lit`` (how much lighter or darker
@@ -294,7 +340,7 @@ def fit_scores_lit(
         raise ValueError(f"expected a lit share for each of the {len(centres_px)} squares "
                          f"(got {len(lit)})")  # fmt: skip
     plain, followed = _fit(lab, empty, difference, centres_px, masks, hyps, palettes,
-                           px_per_mm, settings, lit)  # fmt: skip
+                           px_per_mm, settings, lit, side_palettes)  # fmt: skip
     return list(zip(plain, followed, strict=True))
 
 
@@ -303,12 +349,13 @@ def _fit(
     empty: np.ndarray,
     difference: np.ndarray,
     centres_px: Sequence[tuple[float, float]],
-    masks: Sequence[tuple[np.ndarray, np.ndarray | None]],
+    masks: Sequence[tuple[np.ndarray, ...]],
     hyps: Sequence[Hypothesis],
     palettes: dict[str, np.ndarray],
     px_per_mm: float,
     settings: FitSettings,
     lit: Sequence[float] | None,
+    side_palettes: dict[str, np.ndarray] | None = None,
 ) -> list[list[dict[str, float]]]:
     """``fit_scores``' work, for the windows as they are and, given ``lit``, also with
     their lightness divided by it: one list of scores each."""
@@ -320,26 +367,46 @@ def _fit(
     spots = [(round(x), round(y)) for x, y in centres_px]
     lab_w = np.stack([_window(lab, x, y, box) for x, y in spots])
     board = np.minimum(np.stack([_window(difference, x, y, box) for x, y in spots]), settings.cap)
-    covers = [cover for cover, _ in masks]  # each (H, P)
+    covers = [cover for cover, *_ in masks]  # each (H, P)
+    glints = [n for n, (_, _, *top) in enumerate(masks) if top and top[0] is not None]
     colours = list(palettes)
     chosen = [palettes[c] for c in colours]
-    costs = palette_costs(lab_w, chosen, settings.cap)
+    views = [lab_w]
     if lit is not None:
         relit = lab_w.astype(np.float32, copy=True)
         relit[..., 0] /= np.maximum(np.asarray(lit, np.float32), 1e-3)[:, None, None]
-        costs += palette_costs(relit, chosen, settings.cap)
+        views.append(relit)
+    costs = [cost for view in views for cost in palette_costs(view, chosen, settings.cap)]
     # One small matrix product a square and map: (H, P) by (P, shifts), which BLAS does
     # fast; a stacked product over squares of strided patches does not.
     total = np.empty((len(costs), len(spots), covers[0].shape[0], len(shifts)), np.float32)
+    plain = [n for n in range(len(spots)) if n not in glints]
     for c, cost in enumerate(costs):
         patches = _shifted_many(cost - board, shifts, side, reach)
-        for n in range(len(spots)):
+        for n in plain:
             total[c, n] = covers[n] @ patches[n].T
+    if glints:
+        # A top mirroring the lamp: as costly for every colour (the nearest's cost), and
+        # the side says which colour.
+        sides = [chosen[k] if side_palettes is None or c not in side_palettes
+                 else np.asarray(side_palettes[c], np.float32)
+                 for k, c in enumerate(colours)]  # fmt: skip
+        shown = board[glints]
+        for v, view in enumerate(views):
+            mine = costs[v * len(colours) : (v + 1) * len(colours)]
+            blind = _shifted_many(np.minimum.reduce(mine)[glints] - shown, shifts, side, reach)
+            for c, cost in enumerate(palette_costs(view[glints], sides, settings.cap)):
+                patches = _shifted_many(cost - shown, shifts, side, reach)
+                for j, n in enumerate(glints):
+                    top = masks[n][2]
+                    total[v * len(colours) + c, n] = (
+                        top @ blind[j].T + (covers[n] - top) @ patches[j].T
+                    )
     if masks[0][1] is not None:
         empty_w = np.stack([_window(empty, x, y, box) for x, y in spots])
         dark = shadow_cost(lab_w, empty_w, settings.shadow_range, settings.cap)
         patches = _shifted_many(dark - board, shifts, side, reach)
-        for n, (_, shade) in enumerate(masks):
+        for n, (_, shade, *_) in enumerate(masks):
             total[:, n] += shade @ patches[n].T
     best = total.min(axis=3)  # (colours, N, H)
     kinds = [kind for kind, _ in hyps]
@@ -349,7 +416,7 @@ def _fit(
         [{f"{colour} {kinds[start]}": float(per_kind[v * len(colours) + c, n, j])
           for c, colour in enumerate(colours) for j, start in enumerate(starts)}
          for n in range(len(spots))]
-        for v in range(len(costs) // len(colours))
+        for v in range(len(views))
     ]  # fmt: skip
 
 
@@ -379,12 +446,14 @@ def _window(picture: np.ndarray, x: int, y: int, half: int) -> np.ndarray:
 @dataclass(frozen=True)
 class Seen:
     """A set-up piece as the set-up photo shows it: its class, where it stands (board
-    mm, the best fit's) and how it is turned, and its cover patch there."""
+    mm, the best fit's) and how it is turned, and its cover patch there, and the part
+    of that which is its top."""
 
     label: str
     centre_mm: np.ndarray
     hypothesis: Hypothesis
     cover: np.ndarray
+    top: np.ndarray
 
 
 def fit_known(
@@ -409,7 +478,8 @@ def fit_known(
     for label, centre_mm in pieces:
         kind = label.split()[-1]
         mine = [i for i, (k, _) in enumerate(hyps) if k == kind]
-        covers, _ = cover_masks(shapes, hyps, centre_mm, eye, None, px_per_mm, half)
+        covers, _, tops = cover_masks(shapes, hyps, centre_mm, eye, None, px_per_mm, half,
+                                      top=True)  # fmt: skip
         x, y = ((np.asarray(centre_mm) + margin_mm) * px_per_mm).round().astype(int)
         patches = _shifted_many(_window(unlike, x, y, half + reach)[None], shifts, 2 * half + 1,
                                 reach)[0]  # fmt: skip
@@ -417,7 +487,7 @@ def fit_known(
         i, k = np.unravel_index(int(np.argmin(scores)), scores.shape)
         dx, dy = shifts[k]
         found.append(Seen(label, np.asarray(centre_mm) + np.array([dx, dy]) / px_per_mm,
-                          hyps[mine[i]], covers[mine[i]]))  # fmt: skip
+                          hyps[mine[i]], covers[mine[i]], tops[mine[i]]))  # fmt: skip
     return found
 
 
@@ -428,17 +498,22 @@ def learn_palette(
     px_per_mm: float,
     margin_mm: float,
     settings: FitSettings = FitSettings(),
+    *,
+    sides: bool = False,
 ) -> dict[str, np.ndarray]:
     """Per colour (the classes' first word), the ``palette_size`` colours its pieces
     show: the pixels well inside each set-up piece's cover (not its shadow, not the
     board beside it), grouped (k-means, started from spread-out pixels so that the same
-    photo always gives the same palette)."""
+    photo always gives the same palette). With ``sides``, of the pieces' sides alone
+    (their covers less their tops, kept well apart from the tops)."""
     half = round(settings.half_mm * px_per_mm)
     side = 2 * half + 1
     kernel = np.ones((2 * settings.erode_px + 1,) * 2, np.uint8)
     pixels: dict[str, list[np.ndarray]] = {}
     for piece in seen:
         cover = cv2.erode(piece.cover.reshape(side, side).astype(np.uint8), kernel) > 0
+        if sides:
+            cover &= cv2.dilate(piece.top.reshape(side, side).astype(np.uint8), kernel) == 0
         x, y = ((piece.centre_mm + margin_mm) * px_per_mm).round().astype(int)
         keep = cover & (_window(difference, x, y, half) > settings.palette_floor)
         pixels.setdefault(piece.label.split()[0], []).append(_window(lab, x, y, half)[keep])

@@ -4,6 +4,8 @@ colour told apart by colour and silhouette; photos that cannot teach are refused
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from scenes import photograph, plane, toy_shapes
@@ -139,6 +141,20 @@ def test_a_profile_round_trips_and_refuses_another(profile, tmp_path):
     for eye in ([1, 2], [1, 2, "high"], [1, 2, float("nan")], "above"):
         broken = profile.to_json() | {"eye": eye}
         with pytest.raises(ProfileError, match=r"eye: expected \[x, y, height\] or null"):
+            Profile.from_json(broken)
+    # So do the pieces' sides' colours (the fit's colour where a top mirrors the lamp);
+    # a profile learnt before they were kept loads without them, the fit then comparing
+    # sides with the whole palettes; malformed ones are refused by name.
+    # (These flat test pieces are all top: they show no side to learn from.)
+    assert profile.side_palettes == {} == again.side_palettes
+    sides = {"white": [[60.0, 0.5, 3.0]], "black": [[18.0, 0.2, -0.4], [24.0, 0.0, 0.1]]}
+    kept = Profile.from_json(json.loads(json.dumps(profile.to_json() | {"side_palettes": sides})))
+    assert kept.side_palettes == sides
+    del older["side_palettes"]
+    assert Profile.from_json(older).side_palettes == {}
+    for sides in ([[1, 2, 3]], {"white": [[1, 2]]}, {"white": []}):
+        broken = profile.to_json() | {"side_palettes": sides}
+        with pytest.raises(ProfileError, match="side_palettes: expected lists of Lab colours"):
             Profile.from_json(broken)
 
 

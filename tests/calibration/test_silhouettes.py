@@ -62,6 +62,87 @@ def test_a_falcon_covers_a_disc_from_above_and_leans_away_from_a_camera_aside(sh
     assert np.nonzero(shadow)[0].mean() < 26
 
 
+def test_a_falcons_top_is_its_cover_at_full_height_and_its_side_faces_the_camera(shapes):
+    hyps = (("falcon", 0.0),)
+    centre, eye = np.array([100.0, 100.0]), np.array([-400.0, 100.0, 500.0])
+    cover, _, top = cover_masks(shapes, hyps, centre, eye, None, 1.0, 26, top=True)
+    assert cover_masks(shapes, hyps, centre, eye, None, 1.0, 26)[0] == pytest.approx(cover)
+    # The top: a disc of 9 mm radius (a little larger, nearer the camera), within the
+    # cover; the side, what is left, lies between the foot and the camera (-x).
+    assert not (top > cover).any()
+    assert math.pi * 9.0**2 < top[0].sum() < math.pi * 9.9**2
+    side = (cover - top)[0].reshape(53, 53)
+    assert side.sum() > 0.2 * top.sum()
+    assert np.nonzero(side)[1].mean() < np.nonzero(top[0].reshape(53, 53))[1].mean() - 5
+
+
+def test_a_top_mirrors_the_lamp_where_the_half_way_direction_is_upright():
+    from calibration.silhouettes import glint_tilt_deg
+
+    top = np.array([100.0, 100.0, 12.0])
+    eye = np.array([-300.0, 100.0, 600.0])
+    # The lamp where the top mirrors the camera: as far the other way, as high.
+    mirrored = np.array([500.0, 100.0, 600.0])
+    assert glint_tilt_deg(eye, mirrored, top) == pytest.approx(0.0, abs=1e-6)
+    # Beside the camera, the half-way direction points at them both: as far from
+    # upright as the camera is seen from the top.
+    beside = eye + np.array([0.0, 1.0, 0.0])
+    assert glint_tilt_deg(eye, beside, top) == pytest.approx(
+        math.degrees(math.atan2(400.0, 588.0)), abs=0.1)  # fmt: skip
+    # Moving the lamp off the mirror's line tilts it half as far (the half-way
+    # direction turns by half the angle).
+    turned = top + np.array([400.0 * math.cos(0.2), 400.0 * math.sin(0.2), 588.0])
+    tilt = glint_tilt_deg(eye, turned, top)
+    assert 0 < tilt < math.degrees(0.2 * 400 / math.hypot(400, 588))
+
+
+def test_where_a_top_mirrors_the_lamp_its_side_says_its_colour(shapes):
+    """A black falcon whose top mirrors the lamp looks grey on top, as a white piece's
+    shaded side does; its side stays black. Scored as usual, its top's grey makes it
+    white; scored as a glint (its top as dear for either colour), its side makes it
+    black, as the sides' palettes say it better than the whole ones (which hold the
+    black pieces' greyer tops). A white falcon there stays white."""
+    from calibration.silhouettes import FitSettings, fit_scores
+
+    hyps = (("falcon", 0.0),)
+    half, size = 26, 53
+    eye = np.array([-200.0, 100.0, 600.0])
+    cover, _, top = cover_masks(shapes, hyps, np.array([100.0, 100.0]), eye, None, 1.0, half,
+                                top=True)  # fmt: skip
+    board = np.zeros((size + 10, size + 10, 3), np.float32)
+    board[:] = (70.0, 2.0, 20.0)
+    palettes = {"white": np.array([[92.0, 0.0, 2.0], [58.0, 0.0, 2.0]], np.float32),
+                "black": np.array([[18.0, 0.0, 1.0], [34.0, 0.0, 1.0]], np.float32)}  # fmt: skip
+    sides = {"white": np.array([[58.0, 0.0, 2.0]], np.float32),
+             "black": np.array([[18.0, 0.0, 1.0]], np.float32)}  # fmt: skip
+    settings = FitSettings(search_mm=0.0)
+
+    def scores(top_lab, side_lab, glint, side_palettes=None):
+        frame = board.copy()
+        inner = frame[5 : 5 + size, 5 : 5 + size]
+        inner[cover[0].reshape(size, size) > 0] = side_lab
+        inner[top[0].reshape(size, size) > 0] = top_lab
+        difference = np.linalg.norm(frame - board, axis=2)
+        masks = [(cover, None, top) if glint else (cover, None)]
+        (found,) = fit_scores(frame, board, difference, [(31.0, 31.0)], masks, hyps, palettes,
+                              1.0, settings, side_palettes=side_palettes)  # fmt: skip
+        return found
+
+    glossy_black = ((62.0, 0.0, 1.0), (18.0, 0.0, 1.0))
+    plain = scores(*glossy_black, glint=False)
+    assert plain["white falcon"] < plain["black falcon"]
+    glinting = scores(*glossy_black, glint=True, side_palettes=sides)
+    assert glinting["black falcon"] < glinting["white falcon"]
+    white = ((92.0, 0.0, 2.0), (58.0, 0.0, 2.0))
+    for side_palettes in (sides, None):
+        found = scores(*white, glint=True, side_palettes=side_palettes)
+        assert found["white falcon"] < found["black falcon"]
+    # The glint changes only the colours' costs on the top: the top's own cost is the
+    # nearest palette's, the same for both.
+    as_white = scores(*white, glint=False)
+    assert as_white["white falcon"] == pytest.approx(found["white falcon"])
+
+
 def test_kmeans_is_the_same_every_time_and_finds_well_apart_groups():
     rng = np.random.default_rng(4)
     points = np.vstack([rng.normal((20, 0, 0), 1, (50, 3)), rng.normal((80, 5, 5), 1, (50, 3))])
@@ -118,6 +199,9 @@ def test_the_set_up_photo_teaches_the_lamps_place_and_the_pieces_colours(table_f
         white, black = np.array(profile.palettes["white"]), np.array(profile.palettes["black"])
         assert white[:, 0].max() > 80 and black[:, 0].min() < 30
         assert np.hypot(white[:, 1], white[:, 2]).max() < 20
+        # The black pieces' sides alone are darker than all of them, tops and all.
+        sides = np.array(profile.side_palettes["black"])
+        assert sides[:, 0].max() < black[:, 0].max(), (seed, sides[:, 0], black[:, 0])
 
 
 def test_the_fit_reads_pieces_the_examples_alone_misread_or_miss(table_frames):

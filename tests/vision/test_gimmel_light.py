@@ -3,12 +3,11 @@ in a shadow the empty photo did not have (an arm's, a lamp moved) is still white
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
+from rendered_tables import rendered_table
 
-from calibration.profiles import learn, load_setup
-from calibration.sheet import load_sheet
+from calibration.profiles import square_cell
 from vision.readers import gimmel
 
 #: Rendered tables with a white piece in a shadow, read as black unless the reader
@@ -16,22 +15,11 @@ from vision.readers import gimmel
 SHADED = ((124, "e13", "white cat"), (136, "c15", "white falcon"))
 
 
-def decode(rendered):
-    return cv2.imdecode(np.frombuffer(rendered.jpeg, np.uint8), cv2.IMREAD_COLOR)
-
-
 @pytest.mark.parametrize(("seed", "square", "piece"), SHADED)
 def test_a_white_piece_in_a_shadow_is_read_white(seed, square, piece):
-    from vision.render.series import render_series, series_table
-
-    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
-    table = series_table("gimmel", seed)
-    empty, laid = (decode(r) for r in render_series("gimmel", seed, 2, "board", table=table))
-    (play,) = render_series("gimmel", seed, 1, "play", table=table)
-    camera = play.truth["camera"]
-    assert play.truth["position"][square] == piece and square not in play.truth["unknown"]
-    profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera)
-    frame = decode(play)
+    table = rendered_table(seed)
+    sheet, profile, frame, camera = table.sheet, table.profile, table.frame, table.camera
+    assert table.truth["position"][square] == piece and square not in table.truth["unknown"]
     followed = gimmel.read(frame, sheet, profile, camera=camera)
     # Following the light in none of its ways (the blob's, the fit's, the frame's).
     unfollowed = gimmel.read(frame, sheet, profile, camera=camera,
@@ -55,23 +43,17 @@ LIT_MIDDLES = ((354, {"g18", "h15", "h9", "h7", "h3", "h1"}), (277, {"d9"}))
 
 @pytest.mark.parametrize(("seed", "squares"), LIT_MIDDLES)
 def test_a_square_lit_more_than_its_edge_says_is_empty_not_a_hand(seed, squares):
-    from vision.render.series import render_series, series_table
-
-    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
-    table = series_table("gimmel", seed)
-    empty, laid = (decode(r) for r in render_series("gimmel", seed, 2, "board", table=table))
-    (play,) = render_series("gimmel", seed, 1, "play", table=table)
-    camera = play.truth["camera"]
-    assert not squares & set(play.truth["position"]) and not squares & set(play.truth["unknown"])
-    profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera)
-    frame = decode(play)
+    table = rendered_table(seed)
+    sheet, profile, frame, camera = table.sheet, table.profile, table.frame, table.camera
+    truth = table.truth
+    assert not squares & set(truth["position"]) and not squares & set(truth["unknown"])
     seen = gimmel.read(frame, sheet, profile, camera=camera)
     taken_for_hands = gimmel.read(frame, sheet, profile, camera=camera,
                                   settings=gimmel.ReaderSettings(board_like_ab=0.0))  # fmt: skip
     assert {seen.squares[name] for name in squares} == {gimmel.EMPTY}
     assert {taken_for_hands.squares[name] for name in squares} == {gimmel.UNKNOWN}
     # Under the hand, next to it: read as they were (a hand is still a hand).
-    under = play.truth["unknown"]
+    under = truth["unknown"]
     assert {n: seen.squares[n] for n in under} == {n: taken_for_hands.squares[n] for n in under}
 
 
@@ -133,3 +115,31 @@ def test_the_frames_light_is_the_line_through_the_pieces_read_surely():
     wild = [(("white falcon", 0.9), blob_of(150.0)), (("black falcon", 0.9), blob_of(30.0)),
             (("white falcon", 0.9), blob_of(150.0))]  # fmt: skip
     assert gimmel.frame_lightness(kinds, wild, 0.6) is None
+
+
+#: Rendered tables with a black falcon whose flat top mirrors the lamp into the camera:
+#: its top looks grey, as a white piece's shaded side does, and it reads as white unless
+#: its side says its colour there (``FitSettings.glint_within_deg``): (seed, square).
+GLINTS = ((104, "e12"), (691, "b5"))
+
+
+@pytest.mark.parametrize(("seed", "square"), GLINTS)
+def test_a_black_falcon_whose_top_mirrors_the_lamp_is_read_black(seed, square):
+    from calibration.silhouettes import FitSettings, glint_tilt_deg
+
+    table = rendered_table(seed)
+    sheet, profile, frame, camera = table.sheet, table.profile, table.frame, table.camera
+    assert table.truth["position"][square] == "black falcon"
+    assert square not in table.truth["unknown"]
+    # Where the renderer put the lamp and the camera, the top there mirrors the lamp.
+    row, col = square_cell(sheet, square)
+    grid = sheet.grid
+    top = np.array([(col + 0.5) * grid.cell_width_mm, (row + 0.5) * grid.cell_height_mm, 12.0])
+    eye = np.array(camera["pose"]["centre_mm"]) * (1, 1, -1)  # the renderer's heights are -z
+    lamp = np.array(table.truth["render"]["table"]["lamp"]["position_mm"]) * (1, 1, -1)
+    assert glint_tilt_deg(eye, lamp, top) < FitSettings().glint_within_deg
+    seen = gimmel.read(frame, sheet, profile, camera=camera)
+    unglinting = gimmel.ReaderSettings(fit=FitSettings(glint_within_deg=0.0))
+    unglinted = gimmel.read(frame, sheet, profile, camera=camera, settings=unglinting)
+    assert seen.squares[square] == "black falcon"
+    assert unglinted.squares[square] == "white falcon"

@@ -8,9 +8,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from rendered_tables import rendered_table
 
 from calibration.board_plane import cell_boxes
-from calibration.profiles import board_squares, learn, load_setup
+from calibration.profiles import board_squares
 from calibration.sheet import load_sheet
 from vision.readers import gimmel
 
@@ -25,23 +26,13 @@ TABLES = (
 WITHOUT = gimmel.ReaderSettings(least_texture=0.0, texture_doubt=float("inf"))
 
 
-def decode(rendered):
-    return cv2.imdecode(np.frombuffer(rendered.jpeg, np.uint8), cv2.IMREAD_COLOR)
-
-
 @pytest.mark.parametrize(("seed", "expected"), TABLES)
 def test_texture_reads_what_colour_alone_misreads(seed, expected):
-    from vision.render.series import render_series, series_table
-
-    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
-    table = series_table("gimmel", seed)
-    empty, laid = (decode(r) for r in render_series("gimmel", seed, 2, "board", table=table))
-    (play,) = render_series("gimmel", seed, 1, "play", table=table)
-    truth, camera = play.truth, play.truth["camera"]
+    table = rendered_table(seed)
+    sheet, profile, frame, camera = table.sheet, table.profile, table.frame, table.camera
+    truth = table.truth
     assert {n: truth["position"].get(n, gimmel.EMPTY) for n in expected} == expected
     assert not set(expected) & set(truth["unknown"])  # visible: a reader must read them
-    profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera)
-    frame = decode(play)
     gimmel.prepare(profile)
     grouped = gimmel._fellows.cache_info().hits
     seen = gimmel.read(frame, sheet, profile, camera=camera)

@@ -503,7 +503,7 @@ class Kinds:
 class Fitter:
     """A frame's pictures and what fitting a kind's shape on it needs (see
     ``calibration.silhouettes``): where the camera is, where the lamp, the pieces'
-    shapes and palettes."""
+    shapes and palettes (the whole pieces' and their sides')."""
 
     pictures: tuple[np.ndarray, np.ndarray, np.ndarray]  # lab, empty board, difference
     shapes: Any
@@ -514,6 +514,7 @@ class Fitter:
     px_per_mm: float
     margin_mm: float
     settings: ReaderSettings
+    side_palettes: dict[str, np.ndarray] | None = None
 
     @classmethod
     def of(cls, profile: Profile, registration: Registration | None, pictures, settings) -> Fitter:
@@ -525,22 +526,40 @@ class Fitter:
         shapes = profile.piece_shapes
         lamp = None if profile.lamp is None else np.asarray(profile.lamp, np.float64)
         palettes = {c: np.asarray(p, np.float32) for c, p in profile.palettes.items()}
+        sides = {c: np.asarray(p, np.float32) for c, p in profile.side_palettes.items()}
         ps = profile.settings
         kept = None if profile.eye is None else np.asarray(profile.eye, np.float64)
         eye = kept if registration is None else silhouettes.board_eye(registration)
         if eye is not None and kept is not None and np.linalg.norm(eye - kept) <= EYE_STAYS_MM:
             eye = kept
         return cls(pictures, shapes, silhouettes.hypotheses(shapes, settings.fit), eye, lamp,
-                   palettes, ps.shape_px_per_mm, ps.shape_margin_mm, settings)  # fmt: skip
+                   palettes, ps.shape_px_per_mm, ps.shape_margin_mm, settings,
+                   sides or None)  # fmt: skip
 
-    def masks(self, centres_px: list[tuple[float, float]]) -> list[tuple[np.ndarray, Any]]:
+    def masks(self, centres_px: list[tuple[float, float]]) -> list[tuple[np.ndarray, ...]]:
         """Each hypothesis's cover and shadow on the squares whose middles are at
-        ``centres_px`` (``silhouettes.cover_masks``: kept for the camera's place)."""
+        ``centres_px`` (``silhouettes.cover_masks``: kept for the camera's place), and
+        on a square where a piece's top would mirror the lamp into the camera
+        (``glints``), its top."""
         half = round(self.settings.fit.half_mm * self.px_per_mm)
-        return [silhouettes.cover_masks(self.shapes, self.hyps,
-                                        np.array(c) / self.px_per_mm - self.margin_mm,
-                                        self.eye, self.lamp, self.px_per_mm, half)
-                for c in centres_px]  # fmt: skip
+        found = []
+        for c in centres_px:
+            mm = np.array(c) / self.px_per_mm - self.margin_mm
+            found.append(silhouettes.cover_masks(self.shapes, self.hyps, mm, self.eye,
+                                                 self.lamp, self.px_per_mm, half,
+                                                 top=self.glints(mm)))  # fmt: skip
+        return found
+
+    def glints(self, centre_mm: np.ndarray) -> bool:
+        """Whether the top of a piece standing at ``centre_mm`` (board mm) mirrors the
+        lamp into the camera (``silhouettes.glint_tilt_deg``, at the tallest kind's
+        height): never when where either is is not known."""
+        if self.eye is None or self.lamp is None:
+            return False
+        tallest = max(solid.height_mm for solid in self.shapes.solids)
+        point = np.array([centre_mm[0], centre_mm[1], tallest])
+        return silhouettes.glint_tilt_deg(self.eye, self.lamp, point) < (
+            self.settings.fit.glint_within_deg)  # fmt: skip
 
     def weigh(
         self, centres_px: list[tuple[float, float]], names: tuple[str, ...],
@@ -557,10 +576,14 @@ class Fitter:
         masks = self.masks(centres_px)
         lab, empty, unlike = self.pictures
         args = (lab, empty, unlike, centres_px, masks, self.hyps, self.palettes, self.px_per_mm)
+        sides = self.side_palettes
         if lit is None:
-            found = [(scores, scores) for scores in silhouettes.fit_scores(*args, fit)]
+            found = [
+                (scores, scores)
+                for scores in silhouettes.fit_scores(*args, fit, side_palettes=sides)
+            ]
         else:
-            found = silhouettes.fit_scores_lit(*args, lit, fit)
+            found = silhouettes.fit_scores_lit(*args, lit, fit, side_palettes=sides)
         weighed = []
         for (plain, followed), cost in zip(found, costs, strict=True):
             fitted = np.array([followed.get(name, np.inf) for name in names])
