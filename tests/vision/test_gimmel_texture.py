@@ -5,6 +5,8 @@ sleeve's smooth cloth or a soft shadow unlike the empty square is no piece."""
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 import pytest
@@ -42,6 +44,26 @@ def test_texture_reads_what_colour_alone_misreads(seed, expected):
     for name, label in expected.items():
         assert seen.squares[name] == label, (seed, name)
         assert colour_only.squares[name] != label, (seed, name)
+
+
+#: Rendered tables with a white cat on a light square whose blob is found, but which
+#: the fit explains by less than ``least_fit``: (seed, square).
+TEXTURED_BLOBS = ((461, "h5"), (747, "f9"))
+
+
+@pytest.mark.parametrize(("seed", "square"), TEXTURED_BLOBS)
+def test_a_textured_square_with_a_blob_needs_no_more_of_the_fit_than_one_without(seed, square):
+    table = rendered_table(seed)
+    assert table.truth["position"][square] == "white cat"
+    assert square not in table.truth["unknown"]
+    read = functools.partial(gimmel.read, table.frame, table.sheet, table.profile,
+                             camera=table.camera)  # fmt: skip
+    seen = read()
+    assert seen.squares[square] == "white cat"
+    assert square in seen.looks  # it had a blob (what the table would teach from)
+    # Were texture never sure enough to ease the fit's demand, the fit would empty it.
+    unsure = read(settings=gimmel.ReaderSettings(texture_sure=float("inf")))
+    assert unsure.squares[square] == gimmel.EMPTY
 
 
 def test_an_empty_frame_is_as_textured_as_itself_and_a_piece_stands_out():

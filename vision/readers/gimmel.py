@@ -83,7 +83,10 @@ class ReaderSettings:
     empty board (not ``least_fit``: a white piece on a light square differs from it by
     little, yet by edges an empty square does not have), and its view says which kind.
     Set on seeds 101-400 (a throwaway script: of the 78 pieces among such squares, 54
-    were found before, 74 after, and no more empty squares were called pieces).
+    were found before, 74 after, and no more empty squares were called pieces). A square
+    as textured with a blob needs no more than that either: its blob is more evidence
+    of a piece, not less (seeds 101-1000, throwaway script: 6 white pieces on light
+    squares found that ``least_fit`` had emptied, one empty square read as a piece).
     ``board_like_ab``: a blob coloured like no piece is a hand (unknown) unless its pixels
     are its square's own colour (their a and b within this of the empty board's there, as
     colourful as more light makes it: ``board_lit``) and lighter than the square's edge
@@ -333,9 +336,10 @@ def read(
         alone = {}  # square -> its classes' costs: no blob, but a piece's shape explains it
         for name, (weighed, best) in zip(doubtful, fitted, strict=True):
             k, costs = doubtful[name]
-            # A square with no blob but a piece's edges (a white piece on a light square)
-            # needs less of the fit's evidence than one the texture does not vouch for.
-            needed = textured if costs is None and textures[k] >= settings.texture_sure else least
+            # A square with a piece's edges (a white piece on a light square) needs less
+            # of the fit's evidence than one the texture does not vouch for, with a blob
+            # or without.
+            needed = textured if textures[k] >= settings.texture_sure else least
             if best > -needed:
                 # No piece explains the square's pixels clearly better than the empty
                 # board does (a hand's soft shadow, a neighbour's top): empty.
