@@ -478,16 +478,18 @@ def fit_known(
     for label, centre_mm in pieces:
         kind = label.split()[-1]
         mine = [i for i, (k, _) in enumerate(hyps) if k == kind]
-        covers, _, tops = cover_masks(shapes, hyps, centre_mm, eye, None, px_per_mm, half,
-                                      top=True)  # fmt: skip
+        covers, _ = cover_masks(shapes, hyps, centre_mm, eye, None, px_per_mm, half)
         x, y = ((np.asarray(centre_mm) + margin_mm) * px_per_mm).round().astype(int)
         patches = _shifted_many(_window(unlike, x, y, half + reach)[None], shifts, 2 * half + 1,
                                 reach)[0]  # fmt: skip
         scores = covers[mine] @ patches.T
         i, k = np.unravel_index(int(np.argmin(scores)), scores.shape)
         dx, dy = shifts[k]
+        # Its top, as its cover: worked out at the square's middle, taken where it stands.
+        _, _, top = cover_masks(shapes, (hyps[mine[i]],), centre_mm, eye, None, px_per_mm, half,
+                                top=True)  # fmt: skip
         found.append(Seen(label, np.asarray(centre_mm) + np.array([dx, dy]) / px_per_mm,
-                          hyps[mine[i]], covers[mine[i]], tops[mine[i]]))  # fmt: skip
+                          hyps[mine[i]], covers[mine[i]], top[0]))  # fmt: skip
     return found
 
 
