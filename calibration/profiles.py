@@ -625,15 +625,14 @@ def learn_light(
 
     known = [(kind, middle(name)) for name, kind in shown.items()]
     seen = silhouettes.fit_known(unlike, known, shapes, eye, px, margin)
-    palettes, side_palettes = (
-        {colour: [_round(c) for c in palette]
-         for colour, palette in silhouettes.learn_palette(view.lab, unlike, seen, px, margin,
-                                                          sides=sides).items()}
-        for sides in (False, True)
-    )  # fmt: skip
+
+    def palettes(sides: bool) -> dict[str, list[list[float]]]:
+        learnt = silhouettes.learn_palette(view.lab, unlike, seen, px, margin, sides=sides)
+        return {colour: [_round(c) for c in palette] for colour, palette in learnt.items()}
+
     centre = np.array([grid.width_mm / 2, grid.height_mm / 2])
     lamp = silhouettes.learn_lamp(view.lab, empty, unlike, seen, shapes, eye, centre, px, margin)
-    return palettes, side_palettes, None if lamp is None else _round(lamp)
+    return palettes(sides=False), palettes(sides=True), None if lamp is None else _round(lamp)
 
 
 def check_bare(view: BoardView, name: str, sheet: Sheet, setup: SetUp, settings: Settings) -> None:

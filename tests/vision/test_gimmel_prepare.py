@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 
-import cv2
 import numpy as np
 import pytest
+from rendered_tables import rendered_table
 
 from calibration import silhouettes
-from calibration.profiles import learn, load_setup
 from calibration.registration import register
-from calibration.sheet import load_sheet
 from vision.readers import gimmel
 
 #: A rendered table whose play frame has white beetles on light squares, which the
@@ -22,21 +20,10 @@ from vision.readers import gimmel
 SEED = 82
 
 
-def decode(rendered):
-    return cv2.imdecode(np.frombuffer(rendered.jpeg, np.uint8), cv2.IMREAD_COLOR)
-
-
 @pytest.fixture(scope="module")
 def table():
-    from vision.render.series import render_series, series_table
-
-    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
-    rendered = series_table("gimmel", SEED)
-    empty, laid = (decode(r) for r in render_series("gimmel", SEED, 2, "board", table=rendered))
-    (play,) = render_series("gimmel", SEED, 1, "play", table=rendered)
-    camera = play.truth["camera"]
-    profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera)
-    return sheet, profile, decode(play), camera, play.truth
+    found = rendered_table(SEED)
+    return found.sheet, found.profile, found.frame, found.camera, found.truth
 
 
 def test_a_prepared_profile_fits_a_frame_without_working_out_an_outline(table):

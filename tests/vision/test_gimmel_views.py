@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import copy
 
-import cv2
 import numpy as np
 import pytest
+from rendered_tables import rendered_table
 
 from calibration import views
-from calibration.profiles import ProfileError, learn, load_setup
+from calibration.profiles import ProfileError
 from calibration.sheet import load_sheet
 from vision.readers import gimmel
 
@@ -21,23 +21,12 @@ from vision.readers import gimmel
 SEEDS = (33, 42)
 
 
-def decode(rendered):
-    return cv2.imdecode(np.frombuffer(rendered.jpeg, np.uint8), cv2.IMREAD_COLOR)
-
-
 @pytest.fixture(scope="module")
 def tables():
-    from vision.render.series import render_series, series_table
-
     found = []
-    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
     for seed in SEEDS:
-        table = series_table("gimmel", seed)
-        empty, laid = (decode(r) for r in render_series("gimmel", seed, 2, "board", table=table))
-        (play,) = render_series("gimmel", seed, 1, "play", table=table)
-        camera = play.truth["camera"]
-        profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera)
-        found.append((seed, profile, decode(play), play.truth))
+        table = rendered_table(seed)
+        found.append((seed, table.profile, table.frame, table.truth))
     return found
 
 
