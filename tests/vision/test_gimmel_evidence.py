@@ -6,8 +6,10 @@ does not block every move made elsewhere on the board."""
 from __future__ import annotations
 
 import numpy as np
+from rendered_tables import rendered_table
 
 from calibration import views
+from companion.tracker import Claim, Verdict, explain
 from rules import get_game, new_game
 from rules.gimmel.model import DrawLots, Kind, Place
 from rules.grid import Square
@@ -18,6 +20,7 @@ from vision.readers.gimmel import (
     Observation,
     mismatch,
     position,
+    read,
     shows,
     teach,
 )
@@ -146,3 +149,56 @@ def test_the_pieces_taught_are_bounded_the_oldest_going_first():
     # The set-up's own example stays; the taught ones are capped.
     assert examples[0]["square"] == "c8" and "taught" not in examples[0]
     assert sum(1 for e in examples if e.get("taught")) == MOST_TAUGHT
+
+
+def test_a_piece_doubtful_only_against_the_other_colour_is_sure_against_the_other_kinds():
+    """gimmel.de.txt, "1. Spielvorbereitung" (each player gets twelve pieces of one
+    colour) and "3.1 Setzen eines Steines" (a new piece on any empty square); NOTES.md,
+    Gimmel rules 1 and 2: a player sets down a piece of their own colour. A white cat
+    set down on c3 that the reader takes for a black cat nearly as readily (a glinting
+    top: confidence 0.3) but for no white falcon or beetle (margins 0.9 and 0.85) is no
+    question for the table: the rules leave white's kinds only, and against those it is
+    sure."""
+
+    before = start()  # white (player 0) to move
+    cat = Place(player=0, kind=Kind("cat"), to=Square.parse("c3"))
+    falcon = Place(player=0, kind=Kind("falcon"), to=Square.parse("c3"))
+    now = reading(GAME.play(before, cat))
+    margins = {"c3": {"white cat": 0.0, "black cat": 0.3, "white falcon": 0.9,
+                      "white beetle": 0.85, "black falcon": 0.95, "black beetle": 0.9}}  # fmt: skip
+    # Sure that a piece stands there (``occupied``); doubtful which (``confidence``).
+    seen = Observation("gimmel", now.squares, now.confidence | {"c3": 0.3},
+                       occupied=dict(now.confidence), margins=margins)  # fmt: skip
+    since = (reading(before).squares, before)
+    assert mismatch(seen, GAME.play(before, cat), since) == 0.0
+    assert mismatch(seen, GAME.play(before, falcon), since) == 0.9
+    # Without the margins the falcon costs what the nearest class does: 0.3.
+    plain = Observation("gimmel", seen.squares, seen.confidence, occupied=seen.occupied)
+    assert mismatch(plain, GAME.play(before, falcon), since) == 0.3
+
+    def claim(observation):
+        return Claim("camera", matches=lambda s: shows(observation, s, since),
+                     mismatch=lambda s: mismatch(observation, s, since), tolerance=0.75,
+                     margin=0.7)  # fmt: skip
+
+    assert explain(GAME, before, claim(seen)) == Verdict("move", move=cat)
+    asked = explain(GAME, before, claim(plain))
+    assert asked.kind == "question" and cat in asked.choices and falcon in asked.choices
+
+
+def test_a_readings_margins_are_its_confidence_over_each_class():
+    """On a rendered table (seed 691: black falcons whose tops mirror the lamp), each
+    piece read has a margin over every class, the least of which is its confidence; the
+    black falcons read doubtfully against white falcons are read surely against the
+    other black kinds, the only other pieces their owner could have set there."""
+    table = rendered_table(691)
+    seen = read(table.frame, table.sheet, table.profile, camera=table.camera)
+    assert set(seen.margins) == set(seen.pieces)
+    for name, label in seen.pieces.items():
+        margins = seen.margins[name]
+        assert margins[label] == 0.0 and len(margins) == 6
+        assert min(m for other, m in margins.items() if other != label) == seen.confidence[name]
+    for name in ("b5", "b6", "c5"):
+        assert table.truth["position"][name] == seen.squares[name] == "black falcon"
+        assert seen.confidence[name] < 0.5
+        assert min(seen.margins[name]["black cat"], seen.margins[name]["black beetle"]) > 0.75

@@ -65,3 +65,34 @@ def test_the_latest_frame_brings_what_a_table_teaches_from():
     assert vote([latest]) is latest  # one frame: itself
     with pytest.raises(ValueError, match="no readings"):
         vote([])
+
+
+def test_a_pieces_margin_over_each_class_is_voted_too():
+    cat = {"white cat": 0.0, "black cat": 0.3, "white falcon": 0.9}
+    readings = [
+        frame({"h7": "white cat"}, {"h7": 0.3}, margins={"h7": cat}),
+        # Read as a black cat once, doubtfully, and as sure as ever against a falcon.
+        frame(
+            {"h7": "black cat"},
+            {"h7": 0.1},
+            margins={"h7": {"black cat": 0.0, "white cat": 0.1, "white falcon": 0.8}},
+        ),
+        frame({"h7": "white cat"}, {"h7": 0.3}, margins={"h7": cat}),
+        frame({"h7": EMPTY}, {"h7": 0.2}),  # read no piece: says nothing of which
+        frame({"h7": UNKNOWN}, {"h7": 0.0}),  # a hand: not counted at all
+    ]
+    voted = vote(readings)
+    assert voted.squares["h7"] == "white cat"
+    margins = voted.margins["h7"]
+    assert margins["white cat"] == 0.0
+    # Per frame that read the square (four): its margin over the class less its margin
+    # over the white cat (0.3 + (-0.1) + 0.3 + nothing) / 4.
+    assert margins["black cat"] == pytest.approx(0.5 / 4)
+    assert margins["white falcon"] == pytest.approx((0.9 + (0.8 - 0.1) + 0.9) / 4)
+    # A frame without margins counts its confidence against every other class.
+    older = frame({"h7": "white cat"}, {"h7": 0.6})
+    assert vote([older, readings[0]]).margins["h7"] == pytest.approx(
+        {"white cat": 0.0, "black cat": (0.6 + 0.3) / 2, "white falcon": (0.6 + 0.9) / 2}
+    )
+    # An empty square has no margins.
+    assert vote(readings[3:4] * 2).margins == {}

@@ -148,7 +148,12 @@ class Observation:
     piece's blob as the reader saw it (its Lab colour and shape features) and ``views``
     its view (lightness and difference, as ``calibration.views.encode`` takes them:
     encoded only when taught, as most readings teach nothing), from which the table can
-    teach the profile what a misread piece really was (``teach``)."""
+    teach the profile what a misread piece really was (``teach``). ``margins``: for each
+    square read as a piece, its margin over every class (0 over its own), as
+    ``confidence`` measures it over the nearest: the rules may leave only some classes
+    possible there (a player sets down a piece of their own colour), and a piece read
+    doubtfully as against the other colour may be read surely as against the other
+    kinds (``mismatch``)."""
 
     game: str
     squares: dict[str, str]
@@ -157,6 +162,7 @@ class Observation:
     occupied: dict[str, float] = field(default_factory=dict)
     looks: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict, repr=False)
     views: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    margins: dict[str, dict[str, float]] = field(default_factory=dict, repr=False)
 
     @property
     def pieces(self) -> dict[str, str]:
@@ -225,7 +231,7 @@ def read(
     bands = lean_bands(registration, sheet, cells, settings, ps.inset_mm, px_per_mm)
     shares = square_shares(unlike, boxes, cells, bands)
     textures = relative_textures(lab[..., 0], boxes, cells, bands, profile.square_colours(names))
-    squares, confidence, occupied, looks = {}, {}, {}, {}
+    squares, confidence, occupied, looks, margins = {}, {}, {}, {}, {}
 
     def lit_share(k: int, name: str) -> float:
         """How much lighter or darker square ``name`` (index ``k``) is lit now than in
@@ -322,6 +328,8 @@ def read(
                     looks[name] = (blob.colour.tolist(), blob.features.tolist())
     for name, (k, costs) in pieces.items():
         squares[name], confidence[name] = kinds.decide(costs)
+        if costs is not None:
+            margins[name] = kinds.margins(costs)
         if costs is not None and confidence[name] < settings.fit_below and can_fit:
             doubtful[name] = (k, costs)
     if doubtful:  # fitted all at once: one pass of array work for them all
@@ -347,17 +355,20 @@ def read(
                 confidence[name] = occupied[name] = float(np.clip(1 + best / least, 0.05, 1))
                 looks.pop(name, None)
                 kept.pop(name, None)
+                margins.pop(name, None)
                 continue
             if costs is None:
                 alone[name] = weighed
                 occupied[name] = float(np.clip(-best / needed - 1.0, 0.05, 1.0))
             else:
                 squares[name], confidence[name] = kinds.decide(weighed)
+                margins[name] = kinds.margins(weighed)
         # Which kind such a piece is, the view says better than the fit alone.
         for name, costs in zip(alone, viewed(list(alone), list(alone.values())), strict=True):
             squares[name], confidence[name] = kinds.decide(costs)
+            margins[name] = kinds.margins(costs)
     return Observation(profile.game, squares, confidence, registration.summary(), occupied,
-                       looks, kept)  # fmt: skip
+                       looks, kept, margins)  # fmt: skip
 
 
 #: ``frame_lightness`` takes a frame's light as the set-up's through a line no steeper or
@@ -501,6 +512,13 @@ class Kinds:
         first = float(costs[order[0]])
         second = float(costs[order[1]]) if len(order) > 1 else first + 1.0
         return self.names[order[0]], (second - first) / (second + 1e-6)
+
+    def margins(self, costs: np.ndarray) -> dict[str, float]:
+        """The margin of the class of least cost over every class (``decide``'s measure:
+        relative to that class's cost; 0 over itself, 1 over a class with no examples)."""
+        first = float(costs.min())
+        return {name: (float(cost) - first) / (float(cost) + 1e-6) if np.isfinite(cost) else 1.0
+                for name, cost in zip(self.names, costs, strict=True)}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -756,7 +774,8 @@ def _evidence(observation: Observation, state: Any, before: Before | None):
 def mismatch(observation: Observation, state: Any, before: Before | None = None) -> float:
     """How far ``state`` is from ``observation``: the confidence of each square read that
     disagrees with it (a doubtful misread costs little, a sure one a whole square): that
-    something stands there or not, or, where both say a piece, which. With ``before``,
+    something stands there or not, or, where both say a piece, that it is the piece read
+    rather than the one ``state`` has there (``Observation.margins``). With ``before``,
     only the squares whose reading or whose piece changed since count."""
     cost = 0.0
     for name, label, expected in _evidence(observation, state, before):
@@ -765,6 +784,8 @@ def mismatch(observation: Observation, state: Any, before: Before | None = None)
         sure = observation.confidence.get(name, 1.0)
         if (label == EMPTY) != (expected == EMPTY):
             sure = observation.occupied.get(name, sure)
+        else:  # two pieces: how much less like the one ``state`` has there it looked
+            sure = observation.margins.get(name, {}).get(expected, sure)
         cost += max(sure, 0.05)
     return cost
 
@@ -828,16 +849,18 @@ def vote(readings: list[Observation]) -> Observation:
     surely, then as a white falcon doubtfully, then surely a cat again, is a cat), with
     the winner's lead over the runner-up, per frame that read the square, as its
     confidence (frames that agree keep their mean confidence, frames that disagree lower
-    it); likewise whether something stands there (``occupied``). A frame that could not
-    read a square (a hand: unknown) says nothing of it; a square no frame read is
-    unknown. The latest frame's board figures, looks and views come along (what a table
-    teaches from)."""
+    it); likewise whether something stands there (``occupied``), and a piece's margin
+    over each other class (``margins``: per frame that read the square, how much more
+    unlike it that class looked than the winner; a frame that read no piece there adds
+    nothing). A frame that could not read a square (a hand: unknown) says nothing of it;
+    a square no frame read is unknown. The latest frame's board figures, looks and views
+    come along (what a table teaches from)."""
     if not readings:
         raise ValueError("vote: no readings to vote on")
     latest = readings[-1]
     if len(readings) == 1:
         return latest
-    squares, confidence, occupied = {}, {}, {}
+    squares, confidence, occupied, margins = {}, {}, {}, {}
     for name in latest.squares:
         weights: dict[str, float] = {}
         sides = [0.0, 0.0]  # how sure the frames are that the square is empty, held
@@ -860,7 +883,34 @@ def vote(readings: list[Observation]) -> Observation:
         confidence[name] = (top - runner_up) / count
         held = winner != EMPTY
         occupied[name] = max(0.0, (sides[held] - sides[not held]) / count)
-    return replace(latest, squares=squares, confidence=confidence, occupied=occupied)
+        if held:
+            margins[name] = _voted_margins(readings, name, winner, count)
+    return replace(latest, squares=squares, confidence=confidence, occupied=occupied,
+                   margins=margins)  # fmt: skip
+
+
+def _voted_margins(readings: list[Observation], name: str, winner: str, count: int):
+    """``winner``'s margin on square ``name`` over each other class, from the frames that
+    read a piece there: each frame's margin over that class less its margin over the
+    winner (both measured from the class that frame read), summed over the ``count``
+    frames that read the square."""
+    frames = []
+    for reading in readings:
+        label = reading.squares.get(name, UNKNOWN)
+        if label in (UNKNOWN, EMPTY):
+            continue
+        sure = reading.confidence.get(name, 0.0)
+        # A frame without margins (read before they were kept): its confidence over all.
+        frames.append((label, sure, reading.margins.get(name, {})))
+    classes = {winner} | {label for label, _, _ in frames}
+    classes |= {c for _, _, theirs in frames for c in theirs}
+
+    def over(label: str, sure: float, theirs: dict[str, float], other: str) -> float:
+        return 0.0 if other == label else theirs.get(other, sure)
+
+    return {other: max(0.0, sum(over(*frame, other) - over(*frame, winner) for frame in frames)
+                       / count)
+            for other in sorted(classes)}  # fmt: skip
 
 
 def shows(observation: Observation, state: Any, before: Before | None = None) -> bool:
