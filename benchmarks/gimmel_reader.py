@@ -10,6 +10,9 @@ counted apart, as a user would take them again. Printed:
 
 - per-cell accuracy on the cells the truth says are visible, the share of boards read
   without an error on visible cells, the share of visible cells wrongly called unknown;
+  the frames are positions of the rulebook's game, so the reader is told what the rules
+  put on a board (four pieces of each kind in a colour: ``gimmel.most_of_each``), as a
+  table tells it; the first two figures are also printed for the frames read without;
 - per-frame latency of the whole reading at 1280x720 on one core (median, p95), beside
   the bare OpenCV work any reader must do on the same frames in the same run (marker
   detection with OpenCV's default parameters and one perspective warp).
@@ -42,6 +45,7 @@ import numpy as np
 
 from calibration.profiles import ProfileError, learn, load_setup
 from calibration.sheet import load_sheet
+from rules import new_game
 from vision.readers import gimmel
 
 
@@ -89,6 +93,14 @@ def what_went_wrong(truth: str, label: str) -> str:
     return "colour" if truth.split()[0] != label.split()[0] else "kind"
 
 
+def misreads(seen: gimmel.Observation, truth: dict) -> tuple[int, list[tuple[str, str]]]:
+    """The visible cells of a reading and its misread ones, (truth, label) each."""
+    hidden, position = set(truth["unknown"]), truth["position"]
+    visible = [(position.get(name, gimmel.EMPTY), label)
+               for name, label in seen.squares.items() if name not in hidden]  # fmt: skip
+    return len(visible), [(said, label) for said, label in visible if said != label]
+
+
 def bare_work(image: np.ndarray, sheet, homography: np.ndarray) -> float:
     """What any reader must do: find the markers (OpenCV's defaults) and warp once."""
     start = time.perf_counter()
@@ -116,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
     cells = right = wrongly_unknown = boards = clean = refused = unlearnt = 0
+    # The rulebook's game (not the variant): how many of each piece its boards hold.
+    most = gimmel.most_of_each(new_game("gimmel"))
+    right_alone = clean_alone = 0  # read without that
     misread = dict.fromkeys(MISREADS, 0)
     read_times, bare_times = [], []
     for seed in range(1, args.frames + 1):
@@ -134,26 +149,25 @@ def main(argv: list[str] | None = None) -> int:
         gimmel.prepare(profile, sheet=sheet)  # as a table does when it loads the profile
         start = time.perf_counter()
         try:
-            seen = gimmel.read(play, sheet, profile, camera=camera)
+            alone = gimmel.read(play, sheet, profile, camera=camera)
         except ValueError:
             refused += 1  # markers under a hand: the reader says so and is not scored
             continue
+        # What ``read(..., most_of_each=most)`` returns, kept apart to score both.
+        seen = gimmel.keep_to_counts(alone, most)
         read_times.append(time.perf_counter() - start)
         bare_times.append(bare_work(play, sheet, np.asarray(truth["homography"])))
-        hidden, position = set(truth["unknown"]), truth["position"]
-        errors = 0
-        for name, label in seen.squares.items():
-            if name in hidden:
-                continue
-            cells += 1
-            if label == position.get(name, gimmel.EMPTY):
-                right += 1
-            else:
-                errors += 1
-                wrongly_unknown += label == gimmel.UNKNOWN
-                misread[what_went_wrong(position.get(name, gimmel.EMPTY), label)] += 1
+        visible, wrong = misreads(seen, truth)
+        cells += visible
+        right += visible - len(wrong)
+        for said, label in wrong:
+            wrongly_unknown += label == gimmel.UNKNOWN
+            misread[what_went_wrong(said, label)] += 1
         boards += 1
-        clean += errors == 0
+        clean += not wrong
+        _, wrong_alone = misreads(alone, truth)
+        right_alone += visible - len(wrong_alone)
+        clean_alone += not wrong_alone
     figures = {
         "frames": args.frames,
         "setup_photos": args.setup_photos,
@@ -164,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         "boards_without_error": clean / boards if boards else None,
         "cells_wrongly_unknown": wrongly_unknown / cells if cells else None,
         "misread": misread,
+        "cell_accuracy_without_counts": right_alone / cells if cells else None,
+        "boards_without_error_without_counts": clean_alone / boards if boards else None,
         "read_ms_median": statistics.median(read_times) * 1000 if read_times else None,
         "read_ms_p95": float(np.percentile(read_times, 95)) * 1000 if read_times else None,
         "bare_ms_median": statistics.median(bare_times) * 1000 if bare_times else None,
@@ -182,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  boards with no error on visible cells: {figures['boards_without_error']:.2%}")
     print(f"  visible cells wrongly called unknown: {figures['cells_wrongly_unknown']:.4%}")
     print("  visible cells misread: " + ", ".join(f"{n} {w}" for w, n in misread.items()))
+    print(f"  read without the rules' {most} pieces of each kind a colour: visible cells right "
+          f"{figures['cell_accuracy_without_counts']:.4%}, boards with no error "
+          f"{figures['boards_without_error_without_counts']:.2%}")  # fmt: skip
     print(f"  reading per frame: median {figures['read_ms_median']:.1f} ms, "
           f"p95 {figures['read_ms_p95']:.1f} ms")  # fmt: skip
     print(f"  bare OpenCV work (markers + one warp): median {figures['bare_ms_median']:.1f} ms, "

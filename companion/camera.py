@@ -171,19 +171,26 @@ def read_images(
     sheet: str | None,
     stream: TextIO,
     as_json: bool = True,
+    options: dict[str, object] | None = None,
 ) -> int:
     """``companion read``: one JSON object a line per image, its file name under
-    ``image``; a frame that cannot be read says why in that line (``problem``)."""
+    ``image``; a frame that cannot be read says why in that line (``problem``). The
+    game's ``options`` say how many pieces of each kind can stand on the board (the
+    reader reads no more: ``gimmel.most_of_each``); ``ValueError`` for an option the game
+    does not have."""
     import cv2
 
     from calibration.camera import CameraCalibration
     from calibration.profiles import Profile
     from calibration.sheet import load_sheet
+    from rules import new_game
     from vision.readers import gimmel
 
-    readers = {"gimmel": gimmel.read}
+    readers = {"gimmel": (gimmel.read, gimmel.most_of_each)}
     if game not in readers:
         raise ValueError(f"no camera reader for {game} yet; readers exist for {', '.join(readers)}")
+    read, most_of_each = readers[game]
+    most = most_of_each(new_game(game, options=options or {}))
     loaded = load_sheet(game, sheet)
     learnt = Profile.load(profile, game=game, sheet=loaded.name)
     gimmel.prepare(learnt, sheet=loaded)  # a profile that cannot be read with is said once
@@ -196,7 +203,8 @@ def read_images(
             line["problem"] = "not a readable image"
         else:
             try:
-                line |= readers[game](frame, loaded, learnt, camera=intrinsics).to_json()
+                line |= read(frame, loaded, learnt, camera=intrinsics,
+                             most_of_each=most).to_json()  # fmt: skip
             except ValueError as error:  # the board not visible, a black frame
                 line["problem"] = str(error)
         failed += "problem" in line

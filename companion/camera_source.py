@@ -115,11 +115,13 @@ class CameraSource:
                 gimmel.teach,
                 gimmel.prepare,
                 gimmel.vote,
+                gimmel.most_of_each,
             )
         }
         if game not in readers:
             raise ValueError(f"table {table.config.id!r}: no camera reader for {game} yet")
-        self.read, self.shows, self.mismatch, self.teach, prepare, self.vote = readers[game]
+        (self.read, self.shows, self.mismatch, self.teach, prepare, self.vote,
+         self.most_of_each) = readers[game]  # fmt: skip
         self.table, self.config, self.stop, self.clock = table, config, stop, clock
         self.sheet = load_sheet(game, config.sheet)
         self.profile = Profile.load(config.profile, game=game, sheet=self.sheet.name)
@@ -229,7 +231,8 @@ class CameraSource:
             return None
         picture = self.mean.add(image)
         try:
-            read = self.read(picture, self.sheet, self.profile, registration=registration)
+            read = self.read(picture, self.sheet, self.profile, registration=registration,
+                             most_of_each=self.most_of_each(self.table.state))  # fmt: skip
         except ValueError as error:  # the light too dark or blown out
             self.state.update(problem=str(error))
             return None

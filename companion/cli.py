@@ -167,6 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     reading.add_argument("--sheet", help="a marker sheet file (default: the game's shipped sheet)")
     reading.add_argument("--json", action="store_true", help="one JSON object a line (default)")
     reading.add_argument("--text", action="store_true", help="a line of words per photo instead")
+    reading.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                         help="a game option, repeatable (see `companion games`): "
+                              "the rules say how many of each piece the board holds")  # fmt: skip
 
     journal = commands.add_parser("journal", help="the journal: games, export, import, backup")
     journal_commands = journal.add_subparsers(dest="journal_command", required=True)
@@ -239,6 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return camera.read_images(
                 args.game, args.images, profile=args.calibration, camera=args.camera,
                 sheet=args.sheet, stream=sys.stdout, as_json=not args.text,
+                options=dict(parse_option(text) for text in args.option),
             )  # fmt: skip
         if args.command == "markers":
             from companion import camera

@@ -144,3 +144,32 @@ def test_read_prints_the_position_of_each_photo(tmp_path, sheet, capsys):
     assert lines[0]["pieces"] == layout and lines[0]["unknown"] == []
     assert lines[1]["pieces"] == {"c3": "black falcon"}
     assert lines[2]["problem"] == "not a readable image"
+
+
+def test_read_keeps_to_the_pieces_the_rules_put_on_the_board(tmp_path, sheet, capsys):
+    """gimmel.de.txt, "1. Spielvorbereitung" (twelve pieces a player, four of each
+    kind) and "SPIELVARIANTE", "1. Spielvorbereitung" (eight of each); NOTES.md, Gimmel
+    rules 1 and 6. Five white falcons on one board are no Gimmel position: one of them
+    is read otherwise, unless the variant is played."""
+    setup = load_setup("gimmel")
+    empty = photo_file(tmp_path / "empty.png", sheet, {}, 1)
+    laid = photo_file(tmp_path / "setup.png", sheet, setup.pieces, 2)
+    profile = tmp_path / "profile.json"
+    pieces = tmp_path / "toy-pieces.toml"
+    pieces.write_text(TOY_SHAPES_TOML)
+    assert main(["calibrate", "board", "gimmel", str(empty), str(laid), "--out", str(profile),
+                 "--pieces", str(pieces)]) == 0  # fmt: skip
+    five = dict.fromkeys(("a1", "c5", "e9", "g13", "h18"), "white falcon")
+    photo = photo_file(tmp_path / "five.png", sheet, five, 23)
+    capsys.readouterr()
+    assert main(["read", "gimmel", str(photo), "--calibration", str(profile),
+                 "--option", "variant=true"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["pieces"] == five
+    assert main(["read", "gimmel", str(photo), "--calibration", str(profile)]) == 0
+    read = json.loads(capsys.readouterr().out)
+    assert list(read["pieces"].values()).count("white falcon") == 4
+    (other,) = [name for name in five if read["pieces"].get(name) != "white falcon"]
+    assert read["confidence"][other] == 0.0  # the count chose it, not its looks
+    code = main(["read", "gimmel", str(photo), "--calibration", str(profile),
+                 "--option", "pieces=5"])  # fmt: skip
+    assert code == 2 and "pieces" in capsys.readouterr().err

@@ -6,6 +6,7 @@ does not block every move made elsewhere on the board."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from rendered_tables import rendered_table
 
 from calibration import views
@@ -18,6 +19,7 @@ from vision.readers.gimmel import (
     MOST_TAUGHT,
     UNKNOWN,
     Observation,
+    keep_to_counts,
     mismatch,
     position,
     read,
@@ -202,3 +204,62 @@ def test_a_readings_margins_are_its_confidence_over_each_class():
         assert table.truth["position"][name] == seen.squares[name] == "black falcon"
         assert seen.confidence[name] < 0.5
         assert min(seen.margins[name]["black cat"], seen.margins[name]["black beetle"]) > 0.75
+
+
+def counted(labels, margins, occupied=None):
+    """A reading of ``labels``, each piece as doubtful as its nearest margin."""
+    confidence = {name: min((m for c, m in margins.get(name, {}).items() if c != label),
+                            default=1.0)
+                  for name, label in labels.items()}  # fmt: skip
+    return Observation("gimmel", dict(labels), confidence,
+                       occupied=dict.fromkeys(labels, 1.0) | (occupied or {}),
+                       margins=margins)  # fmt: skip
+
+
+def test_a_class_read_more_often_than_the_rules_allow_is_read_otherwise_where_cheapest():
+    """gimmel.de.txt, "1. Spielvorbereitung": four pieces of each kind a player; NOTES.md,
+    Gimmel rule 1. Five white falcons read: the one nearest to reading otherwise (g2,
+    0.2 from a white beetle) is read so, as doubtfully as the count made it; its margins
+    are kept as far from each class as they were, less the lead it lost."""
+    five = dict.fromkeys(("a1", "b2", "c3", "d4", "g2"), "white falcon")
+    sure = {"white falcon": 0.0, "black falcon": 0.8, "white beetle": 0.9, "white cat": 0.9}
+    margins = dict.fromkeys(five, sure) | {
+        "g2": {"white falcon": 0.0, "white beetle": 0.2, "white cat": 0.5, "black falcon": 0.7}
+    }
+    seen = counted(five | {"h9": EMPTY}, margins)
+    kept = keep_to_counts(seen, 4)
+    assert kept.squares == five | {"g2": "white beetle", "h9": EMPTY}
+    assert kept.confidence["g2"] == 0.0 and kept.confidence["a1"] == 0.8
+    assert kept.margins["g2"] == pytest.approx(
+        {"white falcon": 0.0, "white beetle": 0.0, "white cat": 0.3, "black falcon": 0.5}
+    )
+    assert seen.squares["g2"] == "white falcon"  # the reading given is left as it was
+    # The variant's eight of each kind (NOTES.md, Gimmel rule 6): nothing to change.
+    assert keep_to_counts(seen, 8) is seen
+    # A class with no room left is no way out: with four white beetles on the board
+    # already, g2 becomes what is next nearest (a white cat).
+    beetles = dict.fromkeys(("e5", "e6", "e7", "e8"), "white beetle")
+    full = counted(five | beetles, margins | {key: {"white beetle": 0.0} for key in beetles})
+    assert keep_to_counts(full, 4).squares["g2"] == "white cat"
+    # Nothing sure to stand there (occupied 0.1, under any margin): read empty.
+    unsure = counted(five, margins, occupied={"c3": 0.1})
+    emptied = keep_to_counts(unsure, 4)
+    assert emptied.squares["c3"] == EMPTY and "c3" not in emptied.margins
+    assert list(emptied.squares.values()).count("white falcon") == 4
+
+
+#: Rendered tables where one piece is read as the other colour's, which then has five of
+#: a kind on the board: (seed, square, piece).
+OVER = ((221, "g11", "white falcon"), (681, "b7", "black cat"))
+
+
+@pytest.mark.parametrize(("seed", "square", "piece"), OVER)
+def test_the_rules_count_puts_right_a_piece_read_as_the_other_colour(seed, square, piece):
+    table = rendered_table(seed)
+    assert table.truth["position"][square] == piece
+    alone = read(table.frame, table.sheet, table.profile, camera=table.camera)
+    assert alone.squares[square] != piece
+    assert list(alone.pieces.values()).count(alone.squares[square]) == 5
+    kept = read(table.frame, table.sheet, table.profile, camera=table.camera, most_of_each=4)
+    assert kept.squares[square] == piece
+    assert kept.squares == keep_to_counts(alone, 4).squares

@@ -211,9 +211,13 @@ def read(
     camera: Any = None,
     settings: ReaderSettings = ReaderSettings(),
     registration: Registration | None = None,
+    most_of_each: int | None = None,
 ) -> Observation:
     """Read a frame (BGR). ``BoardNotVisible`` when too few markers are in view; a frame
-    too dark or blown out to correct raises ``colour.ColourError``."""
+    too dark or blown out to correct raises ``colour.ColourError``. ``most_of_each``: at
+    most this many pieces of each kind in each colour stand on the board (the game's
+    rules: ``pieces_per_kind``); a class read more often than that is read otherwise
+    where that costs least (``keep_to_counts``)."""
     if registration is None:
         registration = register(image, sheet, camera=camera)
     gains = colour.correction(colour.measure(image, white_patches(registration)))
@@ -367,8 +371,49 @@ def read(
         for name, costs in zip(alone, viewed(list(alone), list(alone.values())), strict=True):
             squares[name], confidence[name] = kinds.decide(costs)
             margins[name] = kinds.margins(costs)
-    return Observation(profile.game, squares, confidence, registration.summary(), occupied,
+    seen = Observation(profile.game, squares, confidence, registration.summary(), occupied,
                        looks, kept, margins)  # fmt: skip
+    return seen if most_of_each is None else keep_to_counts(seen, most_of_each)
+
+
+def keep_to_counts(observation: Observation, most: int) -> Observation:
+    """``observation`` with no class (a kind in a colour) read on more than ``most``
+    squares: while one is, the square of such a class that costs least to read
+    otherwise (its margin over a class with room left, or, for empty, how sure it is
+    that anything stands there) is read so, its confidence then nil (the count chose,
+    not its looks). Itself when no class is over."""
+    squares, confidence = dict(observation.squares), dict(observation.confidence)
+    occupied, margins = dict(observation.occupied), dict(observation.margins)
+    changed = False
+    while True:
+        counts: dict[str, int] = {}
+        for label in squares.values():
+            if label not in (EMPTY, UNKNOWN):
+                counts[label] = counts.get(label, 0) + 1
+        over = {label for label, count in counts.items() if count > most}
+        if not over:
+            break
+        options = []
+        for name, label in squares.items():
+            if label not in over:
+                continue
+            for other, margin in margins.get(name, {}).items():
+                if other != label and counts.get(other, 0) < most:
+                    options.append((margin, name, other))
+            options.append((occupied.get(name, confidence.get(name, 1.0)), name, EMPTY))
+        _, name, other = min(options)
+        was = margins.pop(name, {})
+        squares[name], confidence[name] = other, 0.0
+        if other == EMPTY:
+            occupied[name] = 0.0
+        else:  # as far from each class as it was, less its lead over the class it is now
+            lead = was.get(other, 0.0)
+            margins[name] = {c: max(0.0, m - lead) for c, m in was.items()}
+        changed = True
+    if not changed:
+        return observation
+    return replace(observation, squares=squares, confidence=confidence, occupied=occupied,
+                   margins=margins)  # fmt: skip
 
 
 #: ``frame_lightness`` takes a frame's light as the set-up's through a line no steeper or
@@ -745,6 +790,13 @@ def position(state: Any) -> dict[str, str]:
         colour_name = "white" if piece.owner == state.white else "black"
         labels[str(state.grid.squares[index])] = f"{colour_name} {piece.kind.value}"
     return labels
+
+
+def most_of_each(state: Any) -> int:
+    """How many pieces of one kind in one colour a Gimmel game (``state``) can have on
+    the board: as many as a player starts with (``rules.gimmel``: four, eight in the
+    variant). ``read`` takes it."""
+    return int(state.terms.per_kind)
 
 
 #: An earlier reading the table agreed with, and the state it showed then.
