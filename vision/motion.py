@@ -234,21 +234,27 @@ class MotionGate:
                 f"at: frames must come in capture order (got {at} after {self._last_at})"
             )
         s = self.settings
-        if self._previous is None or self._anchor is None:
+        if self._previous is None:
             motion_mask = np.zeros(small.shape, bool)
             drift_mask = motion_mask
             self._anchor, self._anchor_at = small, at
         else:
             motion_mask = self._differs(small, self._previous)
-            drift_mask = self._differs(small, self._anchor)
+            # The first picture of the still run; this one, if it is the first.
+            anchor = self._anchor if self._anchor is not None else small
+            drift_mask = motion_mask if anchor is small else self._differs(small, anchor)
         motion, drift = float(motion_mask.mean()), float(drift_mask.mean())
         moving_cells = self._cells_over(motion_mask | drift_mask)
         moving = motion > s.motion_share or drift > s.motion_share or bool(moving_cells)
         if moving:
             self._still = 0
-            self._anchor, self._anchor_at = small, at
+            # The still run starts with the next still picture, not this one: a hand
+            # leaving is in this picture, and every still one would differ from it.
+            self._anchor, self._anchor_at = None, at
         elif self._previous is not None:
             self._still += 1
+            if self._anchor is None:
+                self._anchor = small
         self._previous, self._last_at = small, at
         still_for = at - self._anchor_at
         settled = self._still >= s.settle_frames and still_for >= s.settle_seconds

@@ -244,6 +244,34 @@ def test_a_hand_creeping_in_is_caught_by_the_drift():
     assert sum(g.moving for g in gates) >= 20
 
 
+def test_the_drift_is_from_the_first_still_picture_not_the_last_moving_one():
+    """A hand's shadow fading in two steps as it goes (two dark blocks, then one, then
+    none): each step is too small to be motion, and so is the fade from the first still
+    picture. Measured from the last picture with the hand's shadow in it, the two steps
+    would add up to motion and put off settling by two frames."""
+    gate = MotionGate()
+    plain = np.full((200, 320), 120, np.uint8)
+    plain[:, ::40] = 60
+
+    def shadowed(*corners):
+        picture = plain.copy()
+        for y, x in corners:
+            picture[y : y + 8, x : x + 8] = 40
+        return picture
+
+    hand = plain.copy()
+    hand[100:200, 100:200] = 200
+    pictures = [plain] * 4 + [hand, shadowed((20, 20), (20, 60)), shadowed((20, 20))]
+    pictures += [plain] * 4
+    gates = [gate.feed(picture, k / FPS) for k, picture in enumerate(pictures)]
+    share = gate.settings.motion_share
+    assert gates[4].moving and gates[5].moving  # the hand, then leaving
+    assert gates[6].drift == gates[6].motion  # the first still picture: its own start
+    assert gates[7].drift < share < 2 * gates[7].drift  # one step from it, not two
+    assert not any(g.moving for g in gates[6:])
+    assert [g.settled for g in gates[6:]] == [False, False, True, True, True]
+
+
 def test_settling_needs_the_seconds_too():
     table = Table(seed=3, fps=60.0)  # three frames are only 0.05 s
     gates = [table.show(START) for _ in range(20)]
