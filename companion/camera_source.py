@@ -42,11 +42,15 @@ MOTION_PX_PER_MM = 0.5
 TOLERANCE = 0.75
 #: How much less the explanation taken must disagree with a reading than the next
 #: (``tracker.Claim.margin``). A piece set down differs from another kind set down there
-#: on that square alone, by the reader's confidence in its kind (its margin over the next
-#: kind, relative to that kind's distance); 0.7 means the next kind is more than three
-#: times as far. Nearer than that, the tablet asks which piece it was. At 0.5 (the next
-#: kind twice as far), ``benchmarks/gimmel_table.py --games 20 --plies 30`` committed 1
-#: wrong piece of 600 moves and asked 10 times; at 0.7, none wrong and 61 asked.
+#: on that square alone, by the reader's margin of the kind read over that kind
+#: (``gimmel.Observation.margins``: relative to that kind's distance); 0.7 means that
+#: kind is more than three times as far. Nearer than that, the tablet asks which piece it
+#: was. At 0.5 (twice as far), ``benchmarks/gimmel_table.py --games 20 --plies 30``
+#: committed 1 wrong piece of 600 moves and asked 10 times; at 0.7, none wrong and 61
+#: asked. Weighed by the margin over the kind the rules would have there rather than
+#: over the nearest class (often the other colour, which the mover cannot set down),
+#: ``--games 20``: 796 of 800 committed, none wrong, 4 asked (770, none wrong, 30 asked
+#: before).
 MARGIN = 0.7
 
 
