@@ -48,7 +48,19 @@ class FitSettings:
     mirrors the lamp into the camera where the direction half-way between the two is
     within this of straight up (``glint_tilt_deg``); there a black top looks as grey as
     a white piece's shaded side, so the top says nothing of the colour and the side
-    does (``fit_scores``)."""
+    does (``fit_scores``). ``edge_weight``: what each unit of edge on a hypothesis's
+    outline (``outline_masks``) that the empty board had not (``edge_gain``: L* a
+    pixel, less ``edge_floor`` for the noise, at most ``edge_cap``) takes off its score
+    for whether any piece stands there (``ANY_PIECE``), never for which: a white piece on
+    a light square differs little in colour from it, but its outline is sharp all round,
+    where a shadow's or a sleeve's edge runs along a side at most (the cap keeps one
+    strong straight edge from counting as a whole outline). Set on rendered frames of
+    seeds 101-1000 (throwaway scripts): uncapped and counted for which piece too, 19
+    squares were read right and 24 newly misread (empty squares with a neighbour's
+    shadow's edge read as white cats; black pieces, whose edges are strong, read white
+    where another colour's best placement lined up with them better); capped at 4 and
+    for whether a piece stands there alone, with ``ReaderSettings.least_textured_fit``
+    raised to match, 7 and 3."""
 
     cap: float = 30.0
     angle_step_deg: float = 10.0
@@ -60,7 +72,14 @@ class FitSettings:
     erode_px: int = 2
     palette_floor: float = 12.0
     glint_within_deg: float = 12.0
+    edge_weight: float = 6.0
+    edge_floor: float = 2.0
+    edge_cap: float = 4.0
 
+
+#: The key under which ``fit_scores`` gives, with ``outlines``, the least score of any
+#: piece at a square with the outline's edges counted (whether a piece stands there).
+ANY_PIECE = "any piece"
 
 #: A piece standing on a square: its kind and how it is turned (radians).
 Hypothesis = tuple[str, float]
@@ -174,6 +193,34 @@ def _cover_masks(shapes, hyps, key, px_per_mm, half_px):
         return flat, None
     shadows = _fill_hulls(shapes, hyps, centre, lamp, px_per_mm, half_px).reshape(len(hyps), -1)
     return flat, shadows * (1 - flat)
+
+
+def outline_masks(
+    shapes: PieceShapes,
+    hyps: Sequence[Hypothesis],
+    centre_mm: np.ndarray,
+    eye: np.ndarray | None,
+    px_per_mm: float,
+    half_px: int,
+) -> np.ndarray:
+    """Each hypothesis's outline as the camera at ``eye`` sees it: the pixels at the
+    edge of its cover (``cover_masks``), inside and out (a 3x3 morphological gradient),
+    (H, P) float32. Worked out once for a camera and square."""
+    key = (
+        tuple(np.round(np.asarray(centre_mm) * 2).astype(int)),
+        None if eye is None else tuple(np.round(eye / 5.0).astype(int)),
+        None,
+    )
+    return _outline_masks(shapes, tuple(hyps), key, px_per_mm, half_px).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=512)
+def _outline_masks(shapes, hyps, key, px_per_mm, half_px):
+    covers = _cover_masks(shapes, hyps, key, px_per_mm, half_px)[0]
+    side = 2 * half_px + 1
+    kernel = np.ones((3, 3), np.uint8)
+    return np.stack([cv2.morphologyEx(c.reshape(side, side), cv2.MORPH_GRADIENT, kernel)
+                     for c in covers]).reshape(len(hyps), -1)  # fmt: skip
 
 
 @functools.lru_cache(maxsize=128)
@@ -296,6 +343,7 @@ def fit_scores(
     settings: FitSettings = FitSettings(),
     *,
     side_palettes: dict[str, np.ndarray] | None = None,
+    outlines: Sequence[np.ndarray] | None = None,
 ) -> list[dict[str, float]]:
     """Each class's (``"white falcon"``) best score at each square whose middle is at
     ``centres_px`` of the square-on picture (``lab``, the ``empty`` board's picture and
@@ -313,7 +361,7 @@ def fit_scores(
     (the sides' colours alone: a black piece's side is black where its palette also
     holds its tops' greys) or, without them, with its palette."""
     return _fit(lab, empty, difference, centres_px, masks, hyps, palettes, px_per_mm,
-                settings, None, side_palettes)[0]  # fmt: skip
+                settings, None, side_palettes, outlines)[0]  # fmt: skip
 
 
 def fit_scores_lit(
@@ -329,6 +377,7 @@ def fit_scores_lit(
     settings: FitSettings = FitSettings(),
     *,
     side_palettes: dict[str, np.ndarray] | None = None,
+    outlines: Sequence[np.ndarray] | None = None,
 ) -> list[tuple[dict[str, float], dict[str, float]]]:
     """``fit_scores`` twice in one pass, per square: as it scores, and with the
     pixels' lightness (Lab L) divided by the square's ``lit`` (how much lighter or darker
@@ -340,7 +389,7 @@ def fit_scores_lit(
         raise ValueError(f"expected a lit share for each of the {len(centres_px)} squares "
                          f"(got {len(lit)})")  # fmt: skip
     plain, followed = _fit(lab, empty, difference, centres_px, masks, hyps, palettes,
-                           px_per_mm, settings, lit, side_palettes)  # fmt: skip
+                           px_per_mm, settings, lit, side_palettes, outlines)  # fmt: skip
     return list(zip(plain, followed, strict=True))
 
 
@@ -356,9 +405,11 @@ def _fit(
     settings: FitSettings,
     lit: Sequence[float] | None,
     side_palettes: dict[str, np.ndarray] | None = None,
+    outlines: Sequence[np.ndarray] | None = None,
 ) -> list[list[dict[str, float]]]:
     """``fit_scores``' work, for the windows as they are and, given ``lit``, also with
-    their lightness divided by it: one list of scores each."""
+    their lightness divided by it: one list of scores each; given ``outlines`` (each
+    square's ``outline_masks``), the first list's also hold ``ANY_PIECE``."""
     side = round(math.sqrt(masks[0][0].shape[1]))
     half = (side - 1) // 2
     shifts = offsets(settings, px_per_mm)
@@ -402,8 +453,18 @@ def _fit(
                     total[v * len(colours) + c, n] = (
                         top @ blind[j].T + (covers[n] - top) @ patches[j].T
                     )
-    if masks[0][1] is not None:
+    edges = None  # (N, H, shifts): what each outline's edges take off each score
+    weigh_edges = outlines is not None and settings.edge_weight > 0
+    if weigh_edges or masks[0][1] is not None:
         empty_w = np.stack([_window(empty, x, y, box) for x, y in spots])
+    if weigh_edges:
+        # An outline where the board had no edge says a piece stands there, not which
+        # colour (every colour alike), so it goes into ``ANY_PIECE`` alone.
+        sharper = edge_gain(lab_w[..., 0], empty_w[..., 0], settings.edge_floor, settings.edge_cap)
+        patches = _shifted_many(-settings.edge_weight * sharper, shifts, side, reach)
+        edges = np.stack([outline @ patch.T for outline, patch in zip(outlines, patches,
+                                                                      strict=True)])  # fmt: skip
+    if masks[0][1] is not None:
         dark = shadow_cost(lab_w, empty_w, settings.shadow_range, settings.cap)
         patches = _shifted_many(dark - board, shifts, side, reach)
         for n, (_, shade, *_) in enumerate(masks):
@@ -412,12 +473,31 @@ def _fit(
     kinds = [kind for kind, _ in hyps]
     starts = [i for i, kind in enumerate(kinds) if i == 0 or kinds[i - 1] != kind]
     per_kind = np.minimum.reduceat(best, starts, axis=2)  # (variants x colours, N, kinds)
-    return [
+    found = [
         [{f"{colour} {kinds[start]}": float(per_kind[v * len(colours) + c, n, j])
           for c, colour in enumerate(colours) for j, start in enumerate(starts)}
          for n in range(len(spots))]
         for v in range(len(views))
     ]  # fmt: skip
+    if edges is not None:  # any piece, as the pixels are (the first view), edges and all
+        edged = (total[: len(colours)] + edges[None]).min(axis=(0, 2, 3))  # (N,)
+        for n, scores in enumerate(found[0]):
+            scores[ANY_PIECE] = float(edged[n])
+    return found
+
+
+def edge_gain(light: np.ndarray, empty: np.ndarray, floor: float, cap: float) -> np.ndarray:
+    """How much sharper each pixel's lightness edge is than the empty board's anywhere
+    within a pixel of it (Sobel magnitude, L* a pixel: the board's own edges a pixel off
+    are none), less ``floor`` (the sensor's noise), 0 to ``cap``: (N, box, box) for N
+    windows."""
+    found = np.empty(light.shape, np.float32)
+    near = np.ones((3, 3), np.uint8)
+    for n in range(len(light)):
+        seen = [cv2.Sobel(light[n], cv2.CV_32F, dx, 1 - dx, ksize=3, scale=0.125) for dx in (0, 1)]
+        was = [cv2.Sobel(empty[n], cv2.CV_32F, dx, 1 - dx, ksize=3, scale=0.125) for dx in (0, 1)]
+        found[n] = cv2.magnitude(*seen) - cv2.dilate(cv2.magnitude(*was), near)
+    return np.clip(found - floor, 0.0, cap)
 
 
 def _shifted_many(values: np.ndarray, shifts: list[tuple[int, int]], side: int, reach: int):

@@ -14,7 +14,15 @@ from calibration.profiles import learn, load_setup
 from calibration.registration import register
 from calibration.shapes import load_shapes
 from calibration.sheet import load_sheet
-from calibration.silhouettes import board_eye, cover_masks, hypotheses, kmeans, lean
+from calibration.silhouettes import (
+    board_eye,
+    cover_masks,
+    edge_gain,
+    hypotheses,
+    kmeans,
+    lean,
+    outline_masks,
+)
 
 
 @pytest.fixture(scope="module")
@@ -265,3 +273,79 @@ def test_the_fit_following_the_light_scores_a_shadowed_white_piece_white_beside_
     assert same == also == plain
     with pytest.raises(ValueError, match="a lit share for each of the 1 squares"):
         fit_scores_lit(*args, [0.6, 0.7], settings)
+
+
+def test_an_outline_is_the_edge_of_the_cover_inside_and_out(shapes):
+    hyps = hypotheses(shapes)
+    centre, eye = np.array([100.0, 100.0]), np.array([100.0, 100.0, 800.0])
+    covers, _ = cover_masks(shapes, hyps, centre, eye, None, 1.0, 26)
+    outlines = outline_masks(shapes, hyps, centre, eye, 1.0, 26)
+    assert outlines.shape == covers.shape and set(np.unique(outlines)) == {0.0, 1.0}
+    for cover, outline in zip(covers, outlines, strict=True):
+        inside = cv2.erode(cover.reshape(53, 53), np.ones((3, 3), np.uint8)).reshape(-1)
+        around = cv2.dilate(cover.reshape(53, 53), np.ones((3, 3), np.uint8)).reshape(-1)
+        # Exactly the pixels of the cover's edge and those just outside it.
+        assert np.array_equal(outline, around - inside)
+        assert (outline * cover).sum() > 0 and (outline * (1 - cover)).sum() > 0
+
+
+def test_the_edge_gain_is_the_edges_the_empty_board_had_not_above_the_noise():
+    rng = np.random.default_rng(5)
+    board = np.full((1, 40, 40), 80.0, np.float32)
+    board[0, :, 30:] = 40.0  # the square's own edge, at x 30
+    seen = board + rng.normal(0.0, 0.5, board.shape).astype(np.float32)
+    seen[0, 10:20, 10:20] = 95.0  # a light piece's top: edges the board had not
+    gain = edge_gain(seen, board, floor=2.0, cap=30.0)
+    assert gain.shape == board.shape and gain.min() >= 0.0
+    # Along the piece's edge: about the 15 L* step (Sobel over three pixels), less the floor.
+    assert gain[0, 14, 10] == pytest.approx(15 * 0.5 - 2.0, abs=1.5)
+    assert gain[0, 15, 25:28].max() == 0.0  # the board's own edge is no gain
+    assert gain[0, 30:, :25].max() == 0.0  # nor is the noise
+
+
+def test_an_outlines_edges_say_a_piece_stands_there_not_which():
+    """A white disc on a cream square nearly its colour: its colours explain it little
+    better than the empty board, its outline's edges much better. They count for whether
+    any piece stands there (``ANY_PIECE``), the same for either colour, and leave each
+    class's score as it was; a straight edge across an empty square (a sleeve's) counts
+    only where it runs along the outline."""
+    from calibration.silhouettes import ANY_PIECE, FitSettings, fit_scores
+
+    half = 10
+    size = 2 * half + 1
+    board = np.zeros((size + 10, size + 10, 3), np.float32)
+    board[:] = (80.0, 2.0, 14.0)  # a cream square
+    yy, xx = np.mgrid[0 : size + 10, 0 : size + 10]
+    disc = (yy - 15) ** 2 + (xx - 15) ** 2 <= 6**2
+    white = board.copy()
+    white[disc] = (92.0, 0.0, 2.0)  # a white top, 12 L* lighter
+    sleeve = board.copy()
+    sleeve[:, 15:] = (50.0, 1.0, 6.0)  # a grey sleeve over half the square
+    cover = ((np.mgrid[0:size, 0:size][0] - half) ** 2
+             + (np.mgrid[0:size, 0:size][1] - half) ** 2 <= 6**2)  # fmt: skip
+    covers = cover.reshape(1, -1).astype(np.float32)
+    ring = np.ones((3, 3), np.uint8)
+    outline = cv2.morphologyEx(cover.astype(np.uint8), cv2.MORPH_GRADIENT, ring)
+    outlines = [outline.reshape(1, -1).astype(np.float32)]
+    palettes = {"white": np.array([[92.0, 0.0, 2.0]], np.float32),
+                "black": np.array([[28.0, 0.0, 1.0]], np.float32)}  # fmt: skip
+    settings = FitSettings(search_mm=0.0, edge_weight=6.0, edge_floor=2.0, edge_cap=4.0)
+
+    def scores(frame, with_outlines):
+        difference = np.linalg.norm(frame - board, axis=2)
+        (found,) = fit_scores(frame, board, difference, [(15.0, 15.0)], [(covers, None)],
+                              (("falcon", 0.0),), palettes, 1.0, settings,
+                              outlines=outlines if with_outlines else None)  # fmt: skip
+        return found
+
+    plain, edged = scores(white, False), scores(white, True)
+    assert ANY_PIECE not in plain
+    assert {k: v for k, v in edged.items() if k != ANY_PIECE} == plain  # colours as they were
+    assert edged[ANY_PIECE] < min(plain.values())
+    # Most outline pixels have an edge the empty board had not, most of them the cap.
+    assert min(plain.values()) - edged[ANY_PIECE] > 0.5 * 6.0 * 4.0 * outline.sum()
+    # The sleeve's straight edge runs across the outline, not along it: it counts for a
+    # few of the outline's pixels only.
+    across = scores(sleeve, True)
+    gained = min(v for k, v in across.items() if k != ANY_PIECE) - across[ANY_PIECE]
+    assert 0 < gained < 0.3 * 6.0 * 4.0 * outline.sum()

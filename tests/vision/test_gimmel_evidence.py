@@ -263,3 +263,20 @@ def test_the_rules_count_puts_right_a_piece_read_as_the_other_colour(seed, squar
     kept = read(table.frame, table.sheet, table.profile, camera=table.camera, most_of_each=4)
     assert kept.squares[square] == piece
     assert kept.squares == keep_to_counts(alone, 4).squares
+
+
+def test_a_reading_far_over_the_count_is_left_as_it_is():
+    """A reading over the rules' count by more than a few pieces in all is a disturbed
+    one (a hand or a sleeve over the board read as pieces): reading otherwise there
+    would empty or recolour real pieces, so it is left as it was."""
+    sure = {"white cat": 0.0, "black cat": 0.6, "white beetle": 0.9, "white falcon": 0.9}
+    squares = [f"{file}{rank}" for file in "abcdefgh" for rank in (3, 4)]
+    eight = counted(dict.fromkeys(squares[:8], "white cat"),
+                    {name: dict(sure) for name in squares[:8]})  # fmt: skip
+    assert keep_to_counts(eight, 4) is eight  # four too many
+    assert keep_to_counts(eight, 4, over_at_most=4).pieces != eight.pieces
+    seven = counted(dict.fromkeys(squares[:7], "white cat"),
+                    {name: dict(sure) for name in squares[:7]})  # fmt: skip
+    kept = keep_to_counts(seven, 4)  # three too many: kept to the count
+    assert list(kept.pieces.values()).count("white cat") == 4
+    assert list(kept.pieces.values()).count("black cat") == 3

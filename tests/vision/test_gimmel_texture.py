@@ -15,6 +15,7 @@ from rendered_tables import rendered_table
 from calibration.board_plane import cell_boxes
 from calibration.profiles import board_squares
 from calibration.sheet import load_sheet
+from calibration.silhouettes import FitSettings
 from vision.readers import gimmel
 
 #: Rendered tables (profile from one set-up photo): (seed, squares the colour alone gets
@@ -61,9 +62,12 @@ def test_a_textured_square_with_a_blob_needs_no_more_of_the_fit_than_one_without
     seen = read()
     assert seen.squares[square] == "white cat"
     assert square in seen.looks  # it had a blob (what the table would teach from)
-    # Were texture never sure enough to ease the fit's demand, the fit would empty it.
-    unsure = read(settings=gimmel.ReaderSettings(texture_sure=float("inf")))
+    # Were texture never sure enough to ease the fit's demand, the fit's colours would
+    # empty it (its outline's edges find it even so: see the next test).
+    edgeless = FitSettings(edge_weight=0.0)
+    unsure = read(settings=gimmel.ReaderSettings(texture_sure=float("inf"), fit=edgeless))
     assert unsure.squares[square] == gimmel.EMPTY
+    assert read(settings=gimmel.ReaderSettings(fit=edgeless)).squares[square] == "white cat"
 
 
 def test_an_empty_frame_is_as_textured_as_itself_and_a_piece_stands_out():
@@ -93,3 +97,21 @@ def test_an_empty_frame_is_as_textured_as_itself_and_a_piece_stands_out():
     assert ringed[k] > 3 * flat[k]
     others = np.delete(np.arange(len(cells)), k)
     assert np.allclose(ringed[others], flat[others], rtol=0.05)
+
+
+#: Rendered tables with a white cat on a light square that the fit's colours alone call
+#: empty (too like the square): (seed, square).
+OUTLINED = ((736, "b7"), (157, "b1"), (354, "h17"))
+
+
+@pytest.mark.parametrize(("seed", "square"), OUTLINED)
+def test_a_white_cat_on_a_light_square_is_found_by_its_outlines_edges(seed, square):
+    table = rendered_table(seed)
+    assert table.truth["position"][square] == "white cat"
+    assert square not in table.truth["unknown"]
+    seen = gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera)
+    edgeless = gimmel.ReaderSettings(fit=FitSettings(edge_weight=0.0))
+    unseen = gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera,
+                         settings=edgeless)  # fmt: skip
+    assert seen.squares[square] == "white cat"
+    assert unseen.squares[square] == gimmel.EMPTY
