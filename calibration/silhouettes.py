@@ -200,16 +200,18 @@ def outline_masks(
     hyps: Sequence[Hypothesis],
     centre_mm: np.ndarray,
     eye: np.ndarray | None,
+    lamp: np.ndarray | None,
     px_per_mm: float,
     half_px: int,
 ) -> np.ndarray:
     """Each hypothesis's outline as the camera at ``eye`` sees it: the pixels at the
-    edge of its cover (``cover_masks``), inside and out (a 3x3 morphological gradient),
-    (H, P) float32. Worked out once for a camera and square."""
+    edge of its cover (``cover_masks``, whose work for that ``lamp`` it shares), inside
+    and out (a 3x3 morphological gradient), (H, P) float32. Worked out once for a camera
+    and square."""
     key = (
         tuple(np.round(np.asarray(centre_mm) * 2).astype(int)),
         None if eye is None else tuple(np.round(eye / 5.0).astype(int)),
-        None,
+        None if lamp is None else tuple(np.round(lamp / 20.0).astype(int)),
     )
     return _outline_masks(shapes, tuple(hyps), key, px_per_mm, half_px).astype(np.float32)
 
@@ -359,7 +361,11 @@ def fit_scores(
     the palette of whichever colour it is nearest says, the same for every colour, and
     the side (the cover less the top) is compared with its colour's ``side_palettes``
     (the sides' colours alone: a black piece's side is black where its palette also
-    holds its tops' greys) or, without them, with its palette."""
+    holds its tops' greys) or, without them, with its palette.
+
+    Given ``outlines`` (each square's ``outline_masks``), each square's scores also hold
+    ``ANY_PIECE``, which is no class: the least score of any piece there with its
+    outline's edges counted (``FitSettings.edge_weight``), whether a piece stands there."""
     return _fit(lab, empty, difference, centres_px, masks, hyps, palettes, px_per_mm,
                 settings, None, side_palettes, outlines)[0]  # fmt: skip
 

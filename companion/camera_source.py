@@ -235,15 +235,16 @@ class CameraSource:
             return None
         picture = self.mean.add(image)
         try:
-            read = self.read(picture, self.sheet, self.profile, registration=registration,
-                             most_of_each=self.most_of_each(self.table.state))  # fmt: skip
+            read = self.read(picture, self.sheet, self.profile, registration=registration)
         except ValueError as error:  # the light too dark or blown out
             self.state.update(problem=str(error))
             return None
         # The still scene's frames read together: a doubtful square read one way, then
         # another, is what the frames say most, not what the last one said.
         self.still = [*self.still[-(VOTED - 1) :], read] if VOTED > 1 else [read]
-        reading = self.vote(self.still)
+        # Kept to the rules' count of pieces once voted (``gimmel.vote``), not frame by
+        # frame: each frame might read another square otherwise.
+        reading = self.vote(self.still, self.most_of_each(self.table.state))
         self.last_reading, self.seen = reading, (image, registration)
         squares = reading.squares
         held = (self.table.attention or {}).get("source") == "camera"

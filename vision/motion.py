@@ -248,8 +248,9 @@ class MotionGate:
         moving = motion > s.motion_share or drift > s.motion_share or bool(moving_cells)
         if moving:
             self._still = 0
-            # The still run starts with the next still picture, not this one: a hand
-            # leaving is in this picture, and every still one would differ from it.
+            # The drift is measured from the next still picture, not this one: a hand
+            # leaving is in this picture, and every still one would differ from it. The
+            # still run's time counts from here, when the motion stopped, as before.
             self._anchor, self._anchor_at = None, at
         elif self._previous is not None:
             self._still += 1

@@ -279,7 +279,7 @@ def test_an_outline_is_the_edge_of_the_cover_inside_and_out(shapes):
     hyps = hypotheses(shapes)
     centre, eye = np.array([100.0, 100.0]), np.array([100.0, 100.0, 800.0])
     covers, _ = cover_masks(shapes, hyps, centre, eye, None, 1.0, 26)
-    outlines = outline_masks(shapes, hyps, centre, eye, 1.0, 26)
+    outlines = outline_masks(shapes, hyps, centre, eye, None, 1.0, 26)
     assert outlines.shape == covers.shape and set(np.unique(outlines)) == {0.0, 1.0}
     for cover, outline in zip(covers, outlines, strict=True):
         inside = cv2.erode(cover.reshape(53, 53), np.ones((3, 3), np.uint8)).reshape(-1)
@@ -299,7 +299,7 @@ def test_the_edge_gain_is_the_edges_the_empty_board_had_not_above_the_noise():
     assert gain.shape == board.shape and gain.min() >= 0.0
     # Along the piece's edge: about the 15 L* step (Sobel over three pixels), less the floor.
     assert gain[0, 14, 10] == pytest.approx(15 * 0.5 - 2.0, abs=1.5)
-    assert gain[0, 15, 25:28].max() == 0.0  # the board's own edge is no gain
+    assert gain[0, :, 28:32].max() == 0.0  # the board's own edge (x 29-30) is no gain
     assert gain[0, 30:, :25].max() == 0.0  # nor is the noise
 
 

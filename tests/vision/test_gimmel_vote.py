@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.readers.gimmel import EMPTY, UNKNOWN, Observation, vote
+from vision.readers.gimmel import EMPTY, UNKNOWN, Observation, keep_to_counts, vote
 
 
 def frame(labels, sure, occupied=None, **extra):
@@ -96,3 +96,30 @@ def test_a_pieces_margin_over_each_class_is_voted_too():
     )
     # An empty square has no margins.
     assert vote(readings[3:4] * 2).margins == {}
+
+
+def test_the_voted_reading_is_kept_to_the_rules_count():
+    """Five white falcons read in each of three frames, one of them (a1 or b2) barely
+    nearer a falcon than a white beetle by turns: kept to the count of four (NOTES.md,
+    Gimmel rule 1) once voted, the square least surely a falcon over the frames is read
+    a beetle; kept frame by frame, each frame's choice would weigh next to nothing and
+    the vote would bring the five back."""
+    falcons = ("a1", "b2", "c3", "d4", "e5")
+    sure = {"white falcon": 0.0, "white beetle": 0.8, "black falcon": 0.8}
+
+    def reading(doubtful, margin):
+        margins = {name: dict(sure) for name in falcons}
+        margins[doubtful] = {"white falcon": 0.0, "white beetle": margin, "black falcon": 0.8}
+        nearest = {name: min(m for c, m in margins[name].items() if c != "white falcon")
+                   for name in falcons}  # fmt: skip
+        labels = dict.fromkeys(falcons, "white falcon")
+        return frame(labels, nearest, dict.fromkeys(falcons, 1.0), margins=margins)
+
+    readings = [reading("a1", 0.1), reading("b2", 0.05), reading("a1", 0.1)]
+    one_by_one = vote([keep_to_counts(r, 4) for r in readings])
+    assert list(one_by_one.squares.values()).count("white falcon") == 5
+    voted = vote(readings, most_of_each=4)
+    assert list(voted.squares.values()).count("white falcon") == 4
+    # a1: (0.1 + 0.8 + 0.1) / 3 over a white beetle; b2: (0.8 + 0.05 + 0.8) / 3.
+    assert voted.squares["a1"] == "white beetle" and voted.confidence["a1"] == 0.0
+    assert vote(readings[:1], most_of_each=4).squares["a1"] == "white beetle"

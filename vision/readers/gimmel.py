@@ -417,6 +417,7 @@ def keep_to_counts(
         return observation
     squares, confidence = dict(observation.squares), dict(observation.confidence)
     occupied, margins = dict(observation.occupied), dict(observation.margins)
+    looks, views = dict(observation.looks), dict(observation.views)
     while True:
         counts = _counts(squares)
         over = {label for label, count in counts.items() if count > most}
@@ -433,13 +434,15 @@ def keep_to_counts(
         _, name, other = min(options)
         was = margins.pop(name, {})
         squares[name], confidence[name] = other, 0.0
-        if other == EMPTY:
+        if other == EMPTY:  # no piece to teach from either
             occupied[name] = 0.0
+            looks.pop(name, None)
+            views.pop(name, None)
         else:  # as far from each class as it was, less its lead over the class it is now
             lead = was.get(other, 0.0)
             margins[name] = {c: max(0.0, m - lead) for c, m in was.items()}
     return replace(observation, squares=squares, confidence=confidence, occupied=occupied,
-                   margins=margins)  # fmt: skip
+                   margins=margins, looks=looks, views=views)  # fmt: skip
 
 
 #: ``frame_lightness`` takes a frame's light as the set-up's through a line no steeper or
@@ -582,6 +585,8 @@ class Kinds:
         order = np.argsort(costs)
         first = float(costs[order[0]])
         second = float(costs[order[1]]) if len(order) > 1 else first + 1.0
+        if not np.isfinite(second):  # no other class has examples: nothing else it can be
+            return self.names[order[0]], 1.0
         return self.names[order[0]], (second - first) / (second + 1e-6)
 
     def margins(self, costs: np.ndarray) -> dict[str, float]:
@@ -652,7 +657,7 @@ class Fitter:
         half = round(self.settings.fit.half_mm * self.px_per_mm)
         return [silhouettes.outline_masks(self.shapes, self.hyps,
                                           np.array(c) / self.px_per_mm - self.margin_mm,
-                                          self.eye, self.px_per_mm, half)
+                                          self.eye, self.lamp, self.px_per_mm, half)
                 for c in centres_px]  # fmt: skip
 
     def glints(self, centre_mm: np.ndarray) -> bool:
@@ -933,7 +938,7 @@ def teach(
     return now
 
 
-def vote(readings: list[Observation]) -> Observation:
+def vote(readings: list[Observation], most_of_each: int | None = None) -> Observation:
     """One reading of a still board from several frames' (oldest first): each square
     what the frames, weighed by their confidence, say most (a square read as a white cat
     surely, then as a white falcon doubtfully, then surely a cat again, is a cat), with
@@ -944,12 +949,15 @@ def vote(readings: list[Observation]) -> Observation:
     unlike it that class looked than the winner; a frame that read no piece there adds
     nothing). A frame that could not read a square (a hand: unknown) says nothing of it;
     a square no frame read is unknown. The latest frame's board figures, looks and views
-    come along (what a table teaches from)."""
+    come along (what a table teaches from). ``most_of_each``: the voted reading is kept
+    to the rules' count (``keep_to_counts``): frames kept to it one by one may each read
+    a different square otherwise, and a square a count chose weighs next to nothing in
+    the vote."""
     if not readings:
         raise ValueError("vote: no readings to vote on")
     latest = readings[-1]
     if len(readings) == 1:
-        return latest
+        return latest if most_of_each is None else keep_to_counts(latest, most_of_each)
     squares, confidence, occupied, margins = {}, {}, {}, {}
     for name in latest.squares:
         weights: dict[str, float] = {}
@@ -975,15 +983,17 @@ def vote(readings: list[Observation]) -> Observation:
         occupied[name] = max(0.0, (sides[held] - sides[not held]) / count)
         if held:
             margins[name] = _voted_margins(readings, name, winner, count)
-    return replace(latest, squares=squares, confidence=confidence, occupied=occupied,
-                   margins=margins)  # fmt: skip
+    voted = replace(latest, squares=squares, confidence=confidence, occupied=occupied,
+                    margins=margins)  # fmt: skip
+    return voted if most_of_each is None else keep_to_counts(voted, most_of_each)
 
 
 def _voted_margins(readings: list[Observation], name: str, winner: str, count: int):
     """``winner``'s margin on square ``name`` over each other class, from the frames that
     read a piece there: each frame's margin over that class less its margin over the
-    winner (both measured from the class that frame read), summed over the ``count``
-    frames that read the square."""
+    winner (both measured from the class that frame read), summed and divided by the
+    ``count`` frames that read the square (a frame that read it empty adds nothing),
+    and no less than 0."""
     frames = []
     for reading in readings:
         label = reading.squares.get(name, UNKNOWN)
