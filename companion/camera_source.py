@@ -120,12 +120,13 @@ class CameraSource:
                 gimmel.prepare,
                 gimmel.vote,
                 gimmel.most_of_each,
+                gimmel.disagreements,
             )
         }
         if game not in readers:
             raise ValueError(f"table {table.config.id!r}: no camera reader for {game} yet")
         (self.read, self.shows, self.mismatch, self.teach, prepare, self.vote,
-         self.most_of_each) = readers[game]  # fmt: skip
+         self.most_of_each, self.disagreements) = readers[game]  # fmt: skip
         self.table, self.config, self.stop, self.clock = table, config, stop, clock
         self.sheet = load_sheet(game, config.sheet)
         self.profile = Profile.load(config.profile, game=game, sheet=self.sheet.name)
@@ -303,11 +304,21 @@ class CameraSource:
     def learn(self, reading: Any, state: Any) -> bool:
         """Take ``state`` as what ``reading`` shows, if it does but for which kind some
         pieces are: those pieces' looks teach the reader (``gimmel.teach``), and the
-        reading becomes the one the table agreed to. False when the board does not show
-        ``state`` (a person entered a move not made yet, say)."""
+        reading becomes the one the table agreed to. Agreed too, teaching nothing, when
+        every square read otherwise is read doubtfully (less surely than the tolerance):
+        a misread the reader keeps making (a neighbour's shadow read as a piece, say)
+        would otherwise count against every later move, which a person would then enter
+        on the tablet one by one; judged from it, what changes next is seen. False when
+        the board does not show ``state`` (a person entered a move not made yet, say)."""
         taught = self.teach(self.profile, reading, state, unsure=self.margin, taught=self.taught)
         if taught is None:
-            return False
+            differing = self.disagreements(reading, state)
+            if max(differing.values(), default=0.0) >= self.tolerance:
+                return False
+            self.agreed = (reading.squares, state)
+            log.info("table %s: the camera agreed to the board, misread doubtfully on %s",
+                     self.table.config.id, ", ".join(sorted(differing)))  # fmt: skip
+            return True
         self.agreed = (reading.squares, state)
         if taught:
             self.state["taught"] += len(taught)

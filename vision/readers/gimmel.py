@@ -872,7 +872,15 @@ def mismatch(observation: Observation, state: Any, before: Before | None = None)
     something stands there or not, or, where both say a piece, that it is the piece read
     rather than the one ``state`` has there (``Observation.margins``). With ``before``,
     only the squares whose reading or whose piece changed since count."""
-    cost = 0.0
+    return sum(max(sure, 0.05) for sure in disagreements(observation, state, before).values())
+
+
+def disagreements(
+    observation: Observation, state: Any, before: Before | None = None
+) -> dict[str, float]:
+    """The squares read otherwise than ``state`` has them, each with how surely
+    (``mismatch`` adds them up)."""
+    found = {}
     for name, label, expected in _evidence(observation, state, before):
         if label == expected:
             continue
@@ -881,8 +889,8 @@ def mismatch(observation: Observation, state: Any, before: Before | None = None)
             sure = observation.occupied.get(name, sure)
         else:  # two pieces: how much less like the one ``state`` has there it looked
             sure = observation.margins.get(name, {}).get(expected, sure)
-        cost += max(sure, 0.05)
-    return cost
+        found[name] = sure
+    return found
 
 
 #: At most this many pieces of each class taught at the table are kept (the oldest go):
