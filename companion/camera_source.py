@@ -54,6 +54,11 @@ TOLERANCE = 0.75
 MARGIN = 0.7
 
 
+#: How many squares read surely otherwise than the table has them (a piece where there
+#: is none or another piece: a shadow's edge, a neighbour's top) a still board may have
+#: and still be agreed to once the table moved on without the camera (``learn``).
+MISREAD_KEPT = 2
+
 #: How many of a still scene's latest frames are read together (``gimmel.vote``).
 VOTED = 5
 #: How many of a still scene's latest frames are averaged, pixel by pixel, into the
@@ -304,16 +309,20 @@ class CameraSource:
     def learn(self, reading: Any, state: Any) -> bool:
         """Take ``state`` as what ``reading`` shows, if it does but for which kind some
         pieces are: those pieces' looks teach the reader (``gimmel.teach``), and the
-        reading becomes the one the table agreed to. Agreed too, teaching nothing, when
-        every square read otherwise is read doubtfully (less surely than the tolerance):
-        a misread the reader keeps making (a neighbour's shadow read as a piece, say)
-        would otherwise count against every later move, which a person would then enter
-        on the tablet one by one; judged from it, what changes next is seen. False when
-        the board does not show ``state`` (a person entered a move not made yet, say)."""
+        reading becomes the one the table agreed to. Agreed too, teaching nothing, when it
+        shows every piece ``state`` has and differs otherwise only by doubtful misreads
+        (read less surely than the tolerance) or by at most ``MISREAD_KEPT`` pieces read
+        where there is none or another piece: a misread the reader keeps making (a
+        neighbour's shadow or leaning top read as a piece) would otherwise count against
+        every later move, which a person would then enter on the tablet one by one;
+        judged from it, what changes next is seen. False when the board does not show
+        ``state`` (a person entered a move not made yet: a piece missing, say)."""
         taught = self.teach(self.profile, reading, state, unsure=self.margin, taught=self.taught)
         if taught is None:
             differing = self.disagreements(reading, state)
-            if max(differing.values(), default=0.0) >= self.tolerance:
+            sure = [name for name, (_, _, how) in differing.items() if how >= self.tolerance]
+            missing = [name for name in sure if differing[name][0] == "empty"]
+            if missing or len(sure) > MISREAD_KEPT:
                 return False
             self.agreed = (reading.squares, state)
             log.info("table %s: the camera agreed to the board, misread doubtfully on %s",

@@ -872,14 +872,14 @@ def mismatch(observation: Observation, state: Any, before: Before | None = None)
     something stands there or not, or, where both say a piece, that it is the piece read
     rather than the one ``state`` has there (``Observation.margins``). With ``before``,
     only the squares whose reading or whose piece changed since count."""
-    return sum(max(sure, 0.05) for sure in disagreements(observation, state, before).values())
+    return sum(max(sure, 0.05) for _, _, sure in disagreements(observation, state, before).values())
 
 
 def disagreements(
     observation: Observation, state: Any, before: Before | None = None
-) -> dict[str, float]:
-    """The squares read otherwise than ``state`` has them, each with how surely
-    (``mismatch`` adds them up)."""
+) -> dict[str, tuple[str, str, float]]:
+    """The squares read otherwise than ``state`` has them: what was read, what ``state``
+    has there, and how surely it was read so (``mismatch`` adds that up)."""
     found = {}
     for name, label, expected in _evidence(observation, state, before):
         if label == expected:
@@ -889,7 +889,7 @@ def disagreements(
             sure = observation.occupied.get(name, sure)
         else:  # two pieces: how much less like the one ``state`` has there it looked
             sure = observation.margins.get(name, {}).get(expected, sure)
-        found[name] = sure
+        found[name] = (label, expected, sure)
     return found
 
 
