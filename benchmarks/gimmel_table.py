@@ -124,6 +124,16 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
                 return clock.now - left
         return None
 
+    def put_back(before: object) -> None:
+        """Take back on the tablet what the camera played since ``before`` (a person
+        putting a wrong move right; the camera may have played more than one)."""
+        for _ in range(MOST_TAKEN_BACK):
+            if table.state == before:
+                return
+            table.undo()
+        raise RuntimeError(f"seed {seed}: the table did not come back to the state before "
+                           f"the move in {MOST_TAKEN_BACK} take-backs")  # fmt: skip
+
     settle(4)  # the camera sees the empty board the table holds
     plies = 0
     while plies < args.plies:
@@ -139,7 +149,7 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
             tally["hands_passing"] += 1
             if until_moved(state) is not None:
                 tally["false"] += 1  # a move nobody made
-                table.undo()
+                put_back(state)
         move = choose_move(game, state, rng)
         after = game.play(state, move)
         plies += 1
@@ -165,7 +175,7 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
             delays.append(delay)
         else:
             tally["false"] += 1
-            table.undo()
+            put_back(state)
             if table.attention is not None:
                 table.dismiss()
             table.play(game.move_to_json(move), source="tablet")
@@ -190,6 +200,9 @@ def one_game(seed: int, args) -> tuple[dict, list[float], list[float]]:
         play_game(seed, Path(folder), args, tally, delays, work)
     return tally, delays, work
 
+
+#: At most this many moves the camera played are taken back to put a wrong one right.
+MOST_TAKEN_BACK = 5
 
 #: A commit later than this after the hand left is said with ``--verbose`` (issue 8's goal).
 LATE_S = 0.5
