@@ -169,16 +169,22 @@ def cover_masks(
     With ``top``, also the part of the cover that is the piece's top (its outline at its
     full height: a falcon's disc, a cat's triangle), the rest being its side. Worked
     out once for a camera, lamp and square (a mounted camera stays put)."""
-    key = (
-        tuple(np.round(np.asarray(centre_mm) * 2).astype(int)),
-        None if eye is None else tuple(np.round(eye / 5.0).astype(int)),
-        None if lamp is None else tuple(np.round(lamp / 20.0).astype(int)),
-    )
+    key = _masks_key(centre_mm, eye, lamp)
     cover, shadow = _cover_masks(shapes, tuple(hyps), key, px_per_mm, half_px)
     found = cover.astype(np.float32), None if shadow is None else shadow.astype(np.float32)
     if not top:
         return found
     return (*found, _top_masks(shapes, tuple(hyps), key, px_per_mm, half_px).astype(np.float32))
+
+
+def _masks_key(centre_mm: np.ndarray, eye: np.ndarray | None, lamp: np.ndarray | None):
+    """Where a square's masks are kept: its middle to half a mm, the camera to 5 mm and
+    the lamp to 20 mm (nearer than that, the masks are the same)."""
+    return (
+        tuple(np.round(np.asarray(centre_mm) * 2).astype(int)),
+        None if eye is None else tuple(np.round(eye / 5.0).astype(int)),
+        None if lamp is None else tuple(np.round(lamp / 20.0).astype(int)),
+    )
 
 
 # Kept as bytes (a quarter of floats): a board's squares' masks are about 25 MB.
@@ -208,11 +214,7 @@ def outline_masks(
     edge of its cover (``cover_masks``, whose work for that ``lamp`` it shares), inside
     and out (a 3x3 morphological gradient), (H, P) float32. Worked out once for a camera
     and square."""
-    key = (
-        tuple(np.round(np.asarray(centre_mm) * 2).astype(int)),
-        None if eye is None else tuple(np.round(eye / 5.0).astype(int)),
-        None if lamp is None else tuple(np.round(lamp / 20.0).astype(int)),
-    )
+    key = _masks_key(centre_mm, eye, lamp)
     return _outline_masks(shapes, tuple(hyps), key, px_per_mm, half_px).astype(np.float32)
 
 
