@@ -310,13 +310,14 @@ class CameraSource:
         """Take ``state`` as what ``reading`` shows, if it does but for which kind some
         pieces are: those pieces' looks teach the reader (``gimmel.teach``), and the
         reading becomes the one the table agreed to. Agreed too, teaching nothing, when it
-        shows every piece ``state`` has and differs otherwise only by doubtful misreads
-        (read less surely than the tolerance) or by at most ``MISREAD_KEPT`` pieces read
-        where there is none or another piece: a misread the reader keeps making (a
-        neighbour's shadow or leaning top read as a piece) would otherwise count against
-        every later move, which a person would then enter on the tablet one by one;
-        judged from it, what changes next is seen. False when the board does not show
-        ``state`` (a person entered a move not made yet: a piece missing, say)."""
+        misses no piece ``state`` has (but doubtfully) and differs otherwise only by
+        doubtful misreads (read less surely than the tolerance) or by at most
+        ``MISREAD_KEPT`` pieces read where there is none or another piece: a misread
+        the reader keeps making (a neighbour's shadow or leaning top read as a piece)
+        would otherwise count against every later move, which a person would then enter
+        on the tablet one by one; judged from it, what changes next is seen. False when
+        the board does not show ``state`` (a person entered a move not made yet: a piece
+        missing, say)."""
         taught = self.teach(self.profile, reading, state, unsure=self.margin, taught=self.taught)
         if taught is None:
             differing = self.disagreements(reading, state)
@@ -325,7 +326,7 @@ class CameraSource:
             if missing or len(sure) > MISREAD_KEPT:
                 return False
             self.agreed = (reading.squares, state)
-            log.info("table %s: the camera agreed to the board, misread doubtfully on %s",
+            log.info("table %s: the camera agreed to the board, misread on %s",
                      self.table.config.id, ", ".join(sorted(differing)))  # fmt: skip
             return True
         self.agreed = (reading.squares, state)
