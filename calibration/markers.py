@@ -250,7 +250,7 @@ class _Page:
     ) -> None:
         """A marker's pattern with its top-left at (x0, y0) mm, each module's edges at
         their true positions (rounded to the nearest pixel, never stretched)."""
-        bits = _bits(sheet, marker_id)
+        bits = sheet.marker_cells(marker_id)
         n = bits.shape[0]
         module = size / n
         for r in range(n):
@@ -259,14 +259,6 @@ class _Page:
                 if not bits[r, c] and (border or inner):
                     x, y = x0 + c * module, y0 + r * module
                     self.fill(x, y, x + module, y + module, 0)
-
-
-def _bits(sheet: Sheet, marker_id: int) -> np.ndarray:
-    """The marker's cells including its black border, 1 = white, shape (n + 2, n + 2)."""
-    dictionary = sheet.aruco_dictionary()
-    cells = int(dictionary.markerSize) + 2
-    image = cv2.aruco.generateImageMarker(dictionary, marker_id, cells, borderBits=1)
-    return (np.asarray(image).reshape(cells, cells) > 127).astype(np.uint8)
 
 
 def _unicode_text() -> bool:

@@ -173,6 +173,14 @@ class Sheet:
         """The OpenCV dictionary object (``cv2.aruco.Dictionary``)."""
         return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, self.dictionary))
 
+    def marker_cells(self, marker_id: int) -> np.ndarray:
+        """The marker's cells including its black border, 1 = white, shape (n + 2, n + 2)
+        (uint8), as the sheet prints it."""
+        dictionary = self.aruco_dictionary()
+        cells = int(dictionary.markerSize) + 2
+        image = cv2.aruco.generateImageMarker(dictionary, marker_id, cells, borderBits=1)
+        return (np.asarray(image).reshape(cells, cells) > 127).astype(np.uint8)
+
     def bounds_mm(self) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) of the grid and every cut-out square, in mm."""
         points = np.vstack([self.grid.corners(), *(m.outline() for m in self.markers)])

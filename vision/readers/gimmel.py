@@ -25,7 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration import colour, silhouettes, views
+from calibration import colour, sharpness, silhouettes, views
 from calibration.blobs import Blob, blob_parts, difference, shape_distance
 from calibration.board_plane import cell_boxes, rectify
 from calibration.profiles import (
@@ -120,7 +120,10 @@ class ReaderSettings:
     colour is compared. Both set on rendered frames of seeds 101-300 (a throwaway
     script): 12 pieces read as the other colour before, 5 after; on seeds 301-600, not
     looked at while setting them, 14 before and 11 after, and no more pieces missed or
-    found where none is."""
+    found where none is. ``blur``: a frame smeared by motion (the camera knocked) is
+    sharpened first, the blur measured on the markers (``calibration.sharpness``), within
+    ``blur_margin_mm`` of the grid (a piece's top leans out that far at most); None reads
+    every frame as it is."""
 
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
     #: camera: a square's band nearest the camera is where a neighbour's top leans in.
@@ -142,6 +145,8 @@ class ReaderSettings:
     fit_follows_light: bool = True
     frame_light: bool = True
     sure_for_light: float = 0.6
+    blur: sharpness.BlurSettings | None = field(default_factory=sharpness.BlurSettings)
+    blur_margin_mm: float = 40.0
 
 
 @dataclass(frozen=True)
@@ -150,7 +155,8 @@ class Observation:
     ``"white falcon"``, or ``"unknown"``; ``confidence`` each reading's margin (0-1): for
     a piece, over the nearest other kind or colour; ``occupied`` how sure the reader is
     that a square holds a piece or not, whatever piece (a square missing: its
-    ``confidence``); ``board`` the registration's quality figures; ``looks`` each
+    ``confidence``); ``board`` the registration's quality figures and the motion blur the
+    frame was sharpened for (``motion_blur``: its length in px and angle, or None); ``looks`` each
     piece's blob as the reader saw it (its Lab colour and shape features) and ``views``
     its view (lightness and difference, as ``calibration.views.encode`` takes them:
     encoded only when taught, as most readings teach nothing), from which the table can
@@ -229,6 +235,11 @@ def read(
     (``keep_to_counts``)."""
     if registration is None:
         registration = register(image, sheet, camera=camera)
+    blur = None
+    if settings.blur is not None:
+        region = sharpness.board_region(registration, sheet, settings.blur_margin_mm,
+                                        (image.shape[1], image.shape[0]))  # fmt: skip
+        image, blur = sharpness.sharpened(image, registration, sheet, settings.blur, region)
     gains = colour.correction(colour.measure(image, white_patches(registration)))
     ps = profile.settings
     px_per_mm, margin_mm = ps.shape_px_per_mm, ps.shape_margin_mm
@@ -380,8 +391,12 @@ def read(
         for name, costs in zip(alone, viewed(list(alone), list(alone.values())), strict=True):
             squares[name], confidence[name] = kinds.decide(costs)
             margins[name] = kinds.margins(costs)
-    seen = Observation(profile.game, squares, confidence, registration.summary(), occupied,
-                       looks, kept, margins)  # fmt: skip
+    board = registration.summary() | {
+        "motion_blur": None
+        if blur is None
+        else {"length_px": round(blur.length_px, 2), "angle_deg": round(blur.angle_deg, 1)}
+    }
+    seen = Observation(profile.game, squares, confidence, board, occupied, looks, kept, margins)
     return seen if most_of_each is None else keep_to_counts(seen, most_of_each)
 
 
