@@ -50,7 +50,7 @@ from calibration.sheet import Sheet
 
 #: Supersampling of a marker's sharp drawing before it is averaged down to the frame's
 #: pixels (an anti-aliased edge, as a sharp camera's pixel integrates it).
-SUPERSAMPLING = 4
+SUPERSAMPLING = 2
 #: A marker cell's side in the drawing that is warped (px).
 CELL_PX = 8
 

@@ -13,6 +13,7 @@ from calibration.blobs import (
     empty_picture,
     find_blob,
     shaded,
+    shaded_picture,
 )
 from calibration.board_plane import cell_boxes
 from calibration.profiles import board_squares
@@ -66,6 +67,74 @@ def test_a_square_as_dim_as_the_range_allows_is_as_colourful_as_that_dimness():
     assert np.allclose(adjusted[:, 0], colours[:, 0] * 0.4, rtol=1e-4)
     scale = (colours[:, 0] * 0.4 + 16) / (colours[:, 0] + 16)
     assert np.allclose(adjusted[:, 1:], colours[:, 1:] * scale[:, None], rtol=1e-4)
+
+
+def _shadowed(lab: np.ndarray, edge: np.ndarray, soft_px: float = 4.0) -> np.ndarray:
+    """``lab`` with the part of the picture where ``edge`` (a (H, W) signed distance in
+    px, positive in the shadow) is in an arm's shadow: a third darker, a soft edge."""
+    share = np.clip(0.5 + edge / (2 * soft_px), 0.0, 1.0)
+    shadowed = lab.copy()
+    shadowed[..., 0] *= 1.0 - share / 3.0
+    return shadowed
+
+
+def test_where_a_shadows_edge_crosses_a_square_its_light_changes_across_it():
+    _, cells, whole, shape, colours = board()
+    frame = np.zeros(3, np.float32)
+    lab = empty_picture(shape, whole, cells, colours, frame)
+    # An arm's shadow: a band across the board, its two long edges slanting through squares.
+    ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+    edge = (50.0 - np.abs(0.8 * xs + 0.6 * ys - 250.0)).astype(np.float32)
+    lab = _shadowed(lab, edge)
+    args = (lab, whole, cells, colours, 3.0, (0.4, 1.3), frame)
+    level = shaded_picture(*args, None)
+    planes = shaded_picture(*args, 0.0)
+    assert np.array_equal(level, empty_picture(shape, whole, cells, shaded(*args[:6]), frame))
+    # The squares the edge runs through near their middle: both parts are large.
+    halved = [(row, col) for row, col in cells if _halved(whole[row, col], edge)]
+    assert len(halved) >= 8
+    off_level, off_plane = [], []
+    for row, col in halved:
+        x0, y0, x1, y1 = (int(v) for v in whole[row, col])
+        inner = (slice(y0 + 4, y1 - 4), slice(x0 + 4, x1 - 4))
+        off_level.append(np.abs(level[inner][..., 0] - lab[inner][..., 0]).mean())
+        off_plane.append(np.abs(planes[inner][..., 0] - lab[inner][..., 0]).mean())
+    # A plane is a ramp, not the edge itself: it comes nearer, not all the way.
+    assert np.mean(off_plane) < 0.75 * np.mean(off_level)
+    assert sum(p < q for p, q in zip(off_plane, off_level, strict=True)) >= 0.75 * len(halved)
+    # Squares wholly in the shadow or out of it keep one level.
+    for row, col in cells:
+        if not _touched(whole[row, col], edge, 4.0):
+            x0, y0, x1, y1 = (int(v) for v in whole[row, col])
+            assert np.array_equal(planes[y0:y1, x0:x1], level[y0:y1, x0:x1]), (row, col)
+
+
+def _halved(box: np.ndarray, edge: np.ndarray) -> bool:
+    x0, y0, x1, y1 = (int(v) for v in box)
+    return abs(edge[(y0 + y1) // 2, (x0 + x1) // 2]) < 6.0
+
+
+def _touched(box: np.ndarray, edge: np.ndarray, soft: float) -> bool:
+    """Whether the edge's soft band (``soft`` px either side of it) reaches the square."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    part = edge[y0:y1, x0:x1]
+    return part.min() < soft and part.max() > -soft
+
+
+def test_a_shadow_on_one_squares_edge_alone_leaves_it_one_level():
+    # A piece's own shadow darkens a side of its square's edge band, and goes no further.
+    _, cells, whole, shape, colours = board()
+    frame = np.zeros(3, np.float32)
+    lab = empty_picture(shape, whole, cells, colours, frame)
+    row, col = 5, 3
+    x0, y0, x1, y1 = (int(v) for v in whole[row, col])
+    lab[y0:y1, x1 - 6 : x1, 0] *= 0.6  # its right side, a piece's shadow
+    args = (lab, whole, cells, colours, 3.0, (0.4, 1.3), frame)
+    assert np.array_equal(shaded_picture(*args, 0.0), shaded_picture(*args, None))
+    # Carried on by the squares either side, the same change would have counted.
+    lab[:, x1 - 6 :, 0] *= 0.6
+    assert not np.array_equal(shaded_picture(*args, 0.0)[y0:y1, x0:x1],
+                              shaded_picture(*args, None)[y0:y1, x0:x1])  # fmt: skip
 
 
 def test_a_blob_is_the_part_reaching_its_square_middle_over_a_window_two_squares_wide():

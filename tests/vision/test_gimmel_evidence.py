@@ -203,7 +203,9 @@ def test_a_readings_margins_are_its_confidence_over_each_class():
         assert min(m for other, m in margins.items() if other != label) == seen.confidence[name]
     for name in ("b5", "b6", "c5"):
         assert table.truth["position"][name] == seen.squares[name] == "black falcon"
-        assert seen.confidence[name] < 0.5
+        # Too doubtful for the table to take on its confidence alone (``MARGIN``) ...
+        assert seen.confidence[name] < 0.6
+        # ... but sure against what else its owner could have set there.
         assert min(seen.margins[name]["black cat"], seen.margins[name]["black beetle"]) > 0.75
 
 
