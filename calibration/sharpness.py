@@ -60,8 +60,9 @@ CELL_PX = 8
 @dataclass(frozen=True)
 class BlurSettings:
     """``anisotropy_below``: a frame whose markers' edges are weaker one way than the
-    other by this ratio (``anisotropy``) is measured for motion blur; a still frame's are
-    above 0.95 on rendered frames, a frame blurred by 2 px or more mostly well under 0.9.
+    other by this ratio (``anisotropy``) is measured for motion blur. On the test bed's
+    rendered frames (throwaway script), 836 of 844 still frames were above 0.93 (the
+    lowest 0.896), and every frame blurred by 2 px or more under it, most well under 0.9.
     ``motion_gain_below``: the line blur found must leave under this share of the
     squared misfit that the best defocus alone leaves (still frames' best lines left 0.7
     to 1.5 of it, blurred frames' 0.2 to 0.8). ``defocus_px``: the defocus (Gaussian
