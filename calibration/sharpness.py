@@ -329,15 +329,15 @@ def board_region(
     registration: Registration, sheet: Sheet, margin_mm: float, image_size: tuple[int, int]
 ) -> tuple[int, int, int, int]:
     """The frame's box (x0, y0, x1, y1) around the board's grid widened by ``margin_mm``
-    and its markers, clipped to the frame (``image_size``: width, height)."""
-    x0, y0 = sheet.grid.corners()[0] - margin_mm
-    x1, y1 = sheet.grid.corners()[2] + margin_mm
-    points = [np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])]
-    points += [marker.outline() for marker in sheet.markers]
+    and its markers (``Sheet.bounds_mm``), clipped to the frame (``image_size``: width,
+    height)."""
+    bounds = np.array(sheet.bounds_mm())
+    x0, y0 = np.minimum(sheet.grid.corners()[0] - margin_mm, bounds[:2])
+    x1, y1 = np.maximum(sheet.grid.corners()[2] + margin_mm, bounds[2:])
+    square = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     # The sides between the corners bow with the lens: a few points along each.
     along = np.linspace(0.0, 1.0, 5)[:, None]
-    edges = [a + along * (b - a) for square in points
-             for a, b in zip(square, np.roll(square, -1, axis=0), strict=True)]  # fmt: skip
+    edges = [a + along * (b - a) for a, b in zip(square, np.roll(square, -1, axis=0), strict=True)]
     seen = registration.to_image(np.concatenate(edges))
     w, h = image_size
     left, top = np.floor(seen.min(axis=0)).astype(int)
