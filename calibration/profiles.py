@@ -547,7 +547,7 @@ def _setup_examples(
                             registration=laid.registration)  # fmt: skip
     # A set-up photo has no hand over the board; the change across a square there is its
     # piece's shadow or a neighbour's, which the pieces' examples are learnt with. (Drawn
-    # as a shadow's edge, it cost three kinds misread on rendered seeds 42 and 82.)
+    # as a shadow's edge, it cost two kinds misread on rendered seed 42.)
     empty_view = partial.empty_board(shape_view.lab, sheet, shadow_edges=False)
     unlike = blobs.difference(shape_view.lab, empty_view)
     parts = blobs.blob_parts(unlike > settings.blob_delta_e)

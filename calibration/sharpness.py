@@ -48,7 +48,7 @@ import cv2
 import numpy as np
 
 from calibration.registration import Registration
-from calibration.sheet import Sheet
+from calibration.sheet import Sheet, dictionary_bits
 
 #: Supersampling of a marker's sharp drawing before it is averaged down to the frame's
 #: pixels (an anti-aliased edge, as a sharp camera's pixel integrates it).
@@ -112,12 +112,11 @@ class Blur:
 class MarkerView:
     """One marker: ``seen`` (the frame's grey, float32), ``sharp`` (its drawing, 0 black
     to 1 white, float32), ``usable`` (bool: where they are compared), all the same
-    shape, a box of the frame whose top-left pixel is ``origin``."""
+    shape, a box of the frame."""
 
     seen: np.ndarray
     sharp: np.ndarray
     usable: np.ndarray
-    origin: tuple[int, int]
 
 
 def line_kernel(length_px: float, angle_deg: float) -> np.ndarray:
@@ -156,10 +155,10 @@ def marker_views(
     warped onto the corners found, with a quiet zone of whole cells around it."""
     found = {m.id: np.asarray(m.corners, np.float64).reshape(4, 2) for m in registration.markers}
     views = []
+    cells = dictionary_bits(sheet.dictionary) + 2  # with the black border
     for marker in sheet.markers:
         if marker.id not in registration.used or marker.id not in found:
             continue
-        cells = int(sheet.aruco_dictionary().markerSize) + 2
         quiet = max(1, int(marker.quiet_zone_mm / (marker.size_mm / cells)))
         drawing = _drawing(sheet, marker.id, quiet)
         # Pixel centres: the black square's corners are the outer edges of its cells.
@@ -191,7 +190,7 @@ def marker_views(
         if usable.sum() < 16:
             continue
         seen = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
-        views.append(MarkerView(seen, sharp.astype(np.float32), usable, (int(x0), int(y0))))
+        views.append(MarkerView(seen, sharp.astype(np.float32), usable))
     return views
 
 
