@@ -196,9 +196,9 @@ def shaded_picture(
     frames of seeds 1-1000 with a hand and a misread square, 22, and 80 others): 29
     squares misread before; a plane wherever the band changes, 21 (14 put right, 6 newly
     misread: a piece's shadow tilting its square); carried on by half the change, 20; a
-    quarter, 18; any amount the same way, 15, and none newly misread. As kept (the
-    neighbours' difference also at least ``least`` of the level, added afterwards to keep
-    chance differences out, and measured afterwards, with the sharpening in place), 18."""
+    quarter, 18; any amount the same way, 15, and none newly misread. Demanding that the neighbours
+    also differ by at least ``least`` of the level (to keep chance differences out) put
+    back 3 (18, measured with the sharpening in place), so it is not demanded."""
     levels = shaded(lab, whole, cells, empty, inset_px, shade_range)
     picture = empty_picture(lab.shape[:2], whole, cells, levels, outside)
     grid = _regular_grid(whole, tuple(cells))
@@ -247,10 +247,10 @@ def shaded_picture(
     across_x, across_y = slope_x * (w - band), slope_y * (h - band)
     enough = least * level
     slope_x = np.where((np.sign(beside_x) == np.sign(across_x)) & (np.abs(across_x) >= enough)
-                       & (np.abs(beside_x) >= np.maximum(carried * np.abs(across_x), enough)),
+                       & (np.abs(beside_x) >= carried * np.abs(across_x)),
                        slope_x, 0.0)  # fmt: skip
     slope_y = np.where((np.sign(beside_y) == np.sign(across_y)) & (np.abs(across_y) >= enough)
-                       & (np.abs(beside_y) >= np.maximum(carried * np.abs(across_y), enough)),
+                       & (np.abs(beside_y) >= carried * np.abs(across_y)),
                        slope_y, 0.0)  # fmt: skip
     low, high = shade_range
     colours = empty[order].reshape(rows, cols, 3)
