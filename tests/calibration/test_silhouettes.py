@@ -22,12 +22,30 @@ from calibration.silhouettes import (
     kmeans,
     lean,
     outline_masks,
+    palette_costs,
 )
 
 
 @pytest.fixture(scope="module")
 def shapes():
     return load_shapes("gimmel")
+
+
+def test_palette_costs_are_each_pixels_delta_e_from_its_nearest_colour_capped():
+    rng = np.random.default_rng(5)
+    lab = rng.uniform([0, -40, -40], [100, 40, 40], (7, 9, 3)).astype(np.float32)
+    # Palettes of different lengths (the shorter is padded inside), one colour a pixel's own.
+    palettes = [np.array([[50, 0, 0], [90, 2, 5], [20, 1, -3]], np.float32),
+                np.array([lab[3, 4]], np.float32)]  # fmt: skip
+    cap = 30.0
+    found = palette_costs(lab, palettes, cap)
+    assert [c.shape for c in found] == [(7, 9), (7, 9)]
+    for costs, palette in zip(found, palettes, strict=True):
+        apart = np.linalg.norm(lab[:, :, None, :] - palette[None, None], axis=-1)
+        # Within a twentieth of a Delta E: float32 sums of squares, as the fit can afford.
+        assert costs == pytest.approx(np.minimum(apart.min(axis=2), cap), abs=0.05)
+    assert found[1][3, 4] == pytest.approx(0.0, abs=0.05)
+    assert found[0].max() <= cap and (found[0] == cap).any()  # far pixels cost the cap
 
 
 def test_a_point_leans_away_from_the_camera_by_its_height():
