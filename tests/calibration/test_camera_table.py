@@ -346,29 +346,3 @@ def test_a_misread_that_stays_does_not_hold_later_moves_back(camera_table, sheet
     # Set down, the board shows what the table holds: nothing to claim.
     assert reads(falcon | phantoms | {"a1": "black cat", "h18": "white cat"}, start=10.0) == []
     assert source.agreed[1] is table.state and table.attention is None
-
-
-def test_the_reader_fits_the_squares_a_move_hangs_on(camera_table, sheet):
-    """The squares the still scene's latest reading has otherwise than the board the
-    table last agreed to are those whether a move was made hangs on: the reader is asked
-    to look at them with every means it has (``fit_also``), and at no others."""
-    from vision.readers.gimmel import EMPTY, Observation
-
-    table, source = camera_table
-    names = [str(square) for square in table.state.grid.squares]
-    asked, shown = [], {"squares": dict.fromkeys(names, EMPTY)}
-
-    def reader(*_, fit_also=frozenset(), **__):
-        asked.append(fit_also)
-        return Observation("gimmel", shown["squares"], dict.fromkeys(names, 1.0))
-
-    source.read = reader
-    frame = scene(sheet, {}, 90)
-    assert run(source, [frame] * 6) == ["unchanged"]
-    assert asked and not any(asked)  # nothing in question: nothing fitted
-    asked.clear()
-    shown["squares"] = dict.fromkeys(names, EMPTY) | {"c3": "white beetle"}
-    assert run(source, [frame] * 3, start=2.0) == ["move"]
-    # The first frame to show it is read as every frame is; the next fits c3; once the
-    # move is agreed to, nothing is in question again.
-    assert asked == [frozenset(), frozenset({"c3"}), frozenset()]

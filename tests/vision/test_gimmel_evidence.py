@@ -288,24 +288,3 @@ def test_a_reading_far_over_the_count_is_left_as_it_is():
     kept = keep_to_counts(seven, 4)  # three too many: kept to the count
     assert list(kept.pieces.values()).count("white cat") == 4
     assert list(kept.pieces.values()).count("black cat") == 3
-
-
-def test_a_square_asked_to_be_fitted_is_as_surely_held_as_its_pieces_shape_says():
-    """A white beetle on a light square is little unlike the board: its blob's share says
-    only doubtfully that something stands there, so a table would ask whether the move
-    was made. Fitted with each kind's shape (``fit_also``: a table's squares a move hangs
-    on), the beetle explains the square's pixels far better than the empty board does,
-    and the square is surely held; nothing else changes."""
-    table = rendered_table(11)
-    assert table.truth["position"]["d9"] == "white beetle"
-    alone = read(table.frame, table.sheet, table.profile, camera=table.camera)
-    assert alone.squares["d9"] == "white beetle"
-    assert alone.occupied["d9"] < 0.5
-    fitted = read(table.frame, table.sheet, table.profile, camera=table.camera,
-                  fit_also=frozenset({"d9"}))  # fmt: skip
-    assert fitted.squares["d9"] == "white beetle"
-    assert fitted.occupied["d9"] > 0.9
-    assert fitted.squares == alone.squares
-    assert {n: v for n, v in fitted.occupied.items() if n != "d9"} == {
-        n: v for n, v in alone.occupied.items() if n != "d9"
-    }

@@ -226,19 +226,13 @@ def read(
     settings: ReaderSettings = ReaderSettings(),
     registration: Registration | None = None,
     most_of_each: int | None = None,
-    fit_also: frozenset[str] = frozenset(),
 ) -> Observation:
     """Read a frame (BGR). ``BoardNotVisible`` when too few markers are in view; a frame
     too dark or blown out to correct raises ``colour.ColourError``. ``most_of_each``: at
     most this many pieces of each kind in each colour stand on the board (the game's
     rules: ``most_of_each(state)``); a class read more often than that is read otherwise
     where that costs least, unless the reading is over by more than a few pieces in all
-    (``keep_to_counts``). ``fit_also``: squares whose pieces are fitted with each kind's
-    shape however sure their blobs are (a table's squares a move hangs on), and for
-    which how surely something stands there (``occupied``) is the more of what the
-    blob's share says and what the fit says (a white piece on a light square is little
-    unlike the board, yet a piece's shape explains its pixels far better than the empty
-    board does)."""
+    (``keep_to_counts``)."""
     if registration is None:
         registration = register(image, sheet, camera=camera)
     blur = None
@@ -360,8 +354,7 @@ def read(
         squares[name], confidence[name] = kinds.decide(costs)
         if costs is not None:
             margins[name] = kinds.margins(costs)
-        if costs is not None and can_fit and (confidence[name] < settings.fit_below
-                                              or name in fit_also):  # fmt: skip
+        if costs is not None and confidence[name] < settings.fit_below and can_fit:
             doubtful[name] = (k, costs)
     if doubtful:  # fitted all at once: one pass of array work for them all
         fitter = Fitter.of(profile, registration, (lab, empty, unlike_by), settings)
@@ -394,9 +387,6 @@ def read(
             else:
                 squares[name], confidence[name] = kinds.decide(weighed)
                 margins[name] = kinds.margins(weighed)
-                if name in fit_also:
-                    fitted_sure = float(np.clip(-best / needed - 1.0, 0.05, 1.0))
-                    occupied[name] = max(occupied[name], fitted_sure)
         # Which kind such a piece is, the view says better than the fit alone.
         for name, costs in zip(alone, viewed(list(alone), list(alone.values())), strict=True):
             squares[name], confidence[name] = kinds.decide(costs)
