@@ -196,9 +196,9 @@ def shaded_picture(
     frames of seeds 1-1000 with a hand and a misread square, 22, and 80 others): 29
     squares misread before; a plane wherever the band changes, 21 (14 put right, 6 newly
     misread: a piece's shadow tilting its square); carried on by half the change, 20; a
-    quarter, 18; any amount the same way, 15, and none newly misread. Demanding that the neighbours
-    also differ by at least ``least`` of the level (to keep chance differences out) put
-    back 3 (18, measured with the sharpening in place), so it is not demanded."""
+    quarter, 18; any amount the same way, 15, and none newly misread. Asking the
+    neighbours also to differ by at least ``least`` of the level (to keep chance
+    differences out) put back 3 (18, with the sharpening in place): not asked."""
     levels = shaded(lab, whole, cells, empty, inset_px, shade_range)
     picture = empty_picture(lab.shape[:2], whole, cells, levels, outside)
     grid = _regular_grid(whole, tuple(cells))
