@@ -213,30 +213,13 @@ def shaded_picture(
         return picture
     was = empty[order, 0].reshape(rows, cols).astype(np.float32)
     light = lab[y0 : y0 + height, x0 : x0 + width, 0].reshape(rows, h, cols, w)
-    # The edge band's eight half-sides (top, bottom, left, right; two halves each, as
-    # long as each other, so that each four go through one median).
-    hw, hh = w // 2, (h - 2 * band) // 2
-    across = (
-        (slice(0, band), slice(0, hw)),
-        (slice(0, band), slice(w - hw, w)),
-        (slice(h - band, h), slice(0, hw)),
-        (slice(h - band, h), slice(w - hw, w)),
-    )
-    down = ((slice(band, band + hh), slice(0, band)),
-            (slice(h - band - hh, h - band), slice(0, band)),
-            (slice(band, band + hh), slice(w - band, w)),
-            (slice(h - band - hh, h - band), slice(w - band, w)))  # fmt: skip
-    parts = across + down
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    ys -= (h - 1) / 2
-    xs -= (w - 1) / 2
+    ys, xs, parts, at_x, at_y = _plane_axes(h, w, band)
+    across, down = parts[:4], parts[4:]  # each four go through one median
     medians = np.concatenate([
         np.median(np.stack([light[:, py, :, px].transpose(0, 2, 1, 3).reshape(rows, cols, -1)
                             for py, px in group], axis=2), axis=3)
         for group in (across, down)], axis=2)  # fmt: skip
     medians /= np.maximum(was, 1.0)[:, :, None]
-    at_x = np.array([xs[py, px].mean() for py, px in parts], np.float32)
-    at_y = np.array([ys[py, px].mean() for py, px in parts], np.float32)
     # The least-squares plane's slopes (the half-sides lie symmetrically about the middle).
     slope_x = (medians * at_x).sum(axis=2) / (at_x * at_x).sum()
     slope_y = (medians * at_y).sum(axis=2) / (at_y * at_y).sum()
@@ -253,17 +236,48 @@ def shaded_picture(
                        & (np.abs(beside_y) >= carried * np.abs(across_y)),
                        slope_y, 0.0)  # fmt: skip
     low, high = shade_range
+    rising = np.nonzero((slope_x != 0) | (slope_y != 0))
+    if not len(rising[0]):
+        return picture
+    # Every such square's plane at once (a loop a square cost about 1 ms a frame).
+    rs, cs = rising
+    field = np.clip(level[rs, cs, None, None] + slope_x[rs, cs, None, None] * xs
+                    + slope_y[rs, cs, None, None] * ys, low, high)  # fmt: skip
+    lightness = was[rs, cs, None, None] * field
+    scale = (lightness + 16.0) / (was[rs, cs, None, None] + 16.0)
     colours = empty[order].reshape(rows, cols, 3)
-    for row, col in zip(*np.nonzero((slope_x != 0) | (slope_y != 0)), strict=True):
-        field = np.clip(level[row, col] + slope_x[row, col] * xs + slope_y[row, col] * ys,
-                        low, high)  # fmt: skip
-        lightness = was[row, col] * field
-        block = picture[y0 + row * h : y0 + (row + 1) * h, x0 + col * w : x0 + (col + 1) * w]
-        block[..., 0] = lightness
-        scale = (lightness + 16.0) / (was[row, col] + 16.0)
-        block[..., 1] = colours[row, col, 1] * scale
-        block[..., 2] = colours[row, col, 2] * scale
+    blocks = picture[y0 : y0 + height, x0 : x0 + width].reshape(rows, h, cols, w, 3)
+    blocks = blocks.transpose(0, 2, 1, 3, 4)  # a view: (rows, cols, h, w, 3)
+    blocks[rs, cs] = np.stack([lightness,
+                               colours[rs, cs, 1, None, None] * scale,
+                               colours[rs, cs, 2, None, None] * scale], axis=-1)  # fmt: skip
     return picture
+
+
+@functools.lru_cache(maxsize=8)
+def _plane_axes(h: int, w: int, band: int):
+    """A square's pixels' offsets from its middle (rows, columns; (h, w) each), its edge
+    band's eight half-sides (top, bottom, left, right; two halves each, the halves of a
+    side as long as each other) and their middles: the same for every frame of a board."""
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    ys -= (h - 1) / 2
+    xs -= (w - 1) / 2
+    hw, hh = w // 2, (h - 2 * band) // 2
+    parts = (
+        (slice(0, band), slice(0, hw)),
+        (slice(0, band), slice(w - hw, w)),
+        (slice(h - band, h), slice(0, hw)),
+        (slice(h - band, h), slice(w - hw, w)),
+        (slice(band, band + hh), slice(0, band)),
+        (slice(h - band - hh, h - band), slice(0, band)),
+        (slice(band, band + hh), slice(w - band, w)),
+        (slice(h - band - hh, h - band), slice(w - band, w)),
+    )
+    at_x = np.array([xs[py, px].mean() for py, px in parts], np.float32)
+    at_y = np.array([ys[py, px].mean() for py, px in parts], np.float32)
+    for array in (ys, xs, at_x, at_y):
+        array.setflags(write=False)
+    return ys, xs, parts, at_x, at_y
 
 
 def _ring(square: np.ndarray, band: int) -> np.ndarray:
