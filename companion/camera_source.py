@@ -241,7 +241,8 @@ class CameraSource:
             return None
         picture = self.mean.add(image)
         try:
-            read = self.read(picture, self.sheet, self.profile, registration=registration)
+            read = self.read(picture, self.sheet, self.profile, registration=registration,
+                             fit_also=self.in_question())  # fmt: skip
         except ValueError as error:  # the light too dark or blown out
             self.state.update(problem=str(error))
             return None
@@ -299,6 +300,18 @@ class CameraSource:
             self._forget_still()  # agreed: the next frames are read afresh
             self.gate.accept()
         return verdict
+
+    def in_question(self) -> frozenset[str]:
+        """The squares the still scene's latest reading has otherwise than the reading the
+        table last agreed to: whether a move was made hangs on them, so the reader fits a
+        piece's shape there to say how surely one stands there (``gimmel.read``'s
+        ``fit_also``: a white piece on a light square is little unlike the board), which
+        costs too much for every square of every frame."""
+        if not self.still or self.agreed is None:
+            return frozenset()
+        then = self.agreed[0]
+        return frozenset(name for name, label in self.still[-1].squares.items()
+                         if label != then.get(name))  # fmt: skip
 
     def _forget_still(self) -> None:
         """What was read of the still scene proves nothing now (a hand came, or the table

@@ -86,6 +86,27 @@ def test_a_piece_set_down_under_a_hand_becomes_the_move(camera_table, sheet):
     assert table.journal.moves(table.game_id) == [{"type": "lot", "white": 0}]
 
 
+def test_the_squares_a_move_hangs_on_are_fitted_by_the_reader(camera_table, sheet):
+    # A still scene's first frame is read as every frame is; the next are read with a
+    # fit of every square its reading has otherwise than the board the table last agreed
+    # to (``CameraSource.in_question``), where a piece set down has to be judged.
+    _, source = camera_table
+    asked = []
+    reader = source.read
+
+    def read(*args, fit_also=frozenset(), **options):
+        asked.append(fit_also)
+        return reader(*args, fit_also=fit_also, **options)
+
+    source.read = read
+    assert run(source, [scene(sheet, {}, 90 + i) for i in range(5)]) == ["unchanged"]
+    assert set().union(*asked) == set()  # the board as agreed: nothing in question
+    asked.clear()
+    placed = {"c3": "white beetle"}
+    assert run(source, [scene(sheet, placed, 100 + i) for i in range(5)], start=1.0) == ["move"]
+    assert asked[0] == frozenset() and asked[1:] and all(a == {"c3"} for a in asked[1:])
+
+
 def test_a_change_no_move_explains_is_flagged_and_held_until_put_right(camera_table, sheet):
     table, source = camera_table
     run(source, [scene(sheet, {}, 50 + i) for i in range(5)])

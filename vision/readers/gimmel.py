@@ -69,6 +69,8 @@ class ReaderSettings:
     that piece (a white piece on a light square). The two look at a piece differently
     and err on different pieces; their sum errs on fewer (on rendered frames, seeds
     1-100: 138 misread pieces of 1,531 by the examples alone, 36 with the fit).
+    ``fit_also_sure``: on a square ``read`` is asked to fit (``fit_also``), the fitted
+    kind's margin from which the fit also says how surely a piece stands there.
     ``fit``: the fit's own settings. ``least_texture`` and ``texture_doubt`` weigh a
     square's texture (``relative_textures``: how much its lightness changes from pixel to
     pixel, against the squares coloured like it in the same frame). A piece has edges an
@@ -131,6 +133,7 @@ class ReaderSettings:
     skin_chroma: float = 12.0
     shape_weight: float = 3.0
     fit_below: float = 0.5
+    fit_also_sure: float = 0.8
     fit_weight: float = 0.03
     least_fit: float = 2900.0
     fit: silhouettes.FitSettings = field(default_factory=silhouettes.FitSettings)
@@ -226,13 +229,22 @@ def read(
     settings: ReaderSettings = ReaderSettings(),
     registration: Registration | None = None,
     most_of_each: int | None = None,
+    fit_also: frozenset[str] = frozenset(),
 ) -> Observation:
     """Read a frame (BGR). ``BoardNotVisible`` when too few markers are in view; a frame
     too dark or blown out to correct raises ``colour.ColourError``. ``most_of_each``: at
     most this many pieces of each kind in each colour stand on the board (the game's
     rules: ``most_of_each(state)``); a class read more often than that is read otherwise
     where that costs least, unless the reading is over by more than a few pieces in all
-    (``keep_to_counts``)."""
+    (``keep_to_counts``). ``fit_also``: squares where a piece's blob says only "maybe
+    something" (a white piece on a light square is little unlike the board; a table's
+    squares a move hangs on): their pieces are fitted with each kind's shape however
+    sure their blobs are of their kind, and where the fit finds the kind the blob says,
+    by at least ``ReaderSettings.fit_also_sure``, how surely something stands there
+    (``occupied``) is the more of what the blob's share says and what the fit says.
+    Which piece is read there, and how surely, is what it is without ``fit_also`` (a
+    neighbour's top and shadow, read as a piece, are explained better by a piece than by
+    the empty board too, but by no one kind clearly)."""
     if registration is None:
         registration = register(image, sheet, camera=camera)
     blur = None
@@ -268,6 +280,7 @@ def read(
     pieces = {}  # square -> (its index, the examples' costs), for the squares with a blob
     kept = {}  # square -> its piece's view (for ``teach``)
     doubtful = {}  # square -> (its index, the examples' costs)
+    confirming = {}  # square -> (its index, the examples' costs): fitted for ``fit_also``
     can_fit = bool(profile.palettes) and profile.shapes is not None
     for k, name in enumerate(names):
         if shares[k] < kinds.least_share:
@@ -354,24 +367,35 @@ def read(
         squares[name], confidence[name] = kinds.decide(costs)
         if costs is not None:
             margins[name] = kinds.margins(costs)
-        if costs is not None and confidence[name] < settings.fit_below and can_fit:
+        if costs is not None and can_fit and confidence[name] < settings.fit_below:
             doubtful[name] = (k, costs)
-    if doubtful:  # fitted all at once: one pass of array work for them all
+        elif costs is not None and can_fit and name in fit_also and occupied[name] < 1.0:
+            confirming[name] = (k, costs)
+    if doubtful or confirming:  # fitted all at once: one pass of array work for them all
         fitter = Fitter.of(profile, registration, (lab, empty, unlike_by), settings)
+        asked = doubtful | confirming
         centres = [square_centre_px(sheet, cells[k], px_per_mm, margin_mm)
-                   for k, _ in doubtful.values()]  # fmt: skip
-        lits = ([lit_share(k, name) for name, (k, _) in doubtful.items()]
+                   for k, _ in asked.values()]  # fmt: skip
+        lits = ([lit_share(k, name) for name, (k, _) in asked.items()]
                 if settings.fit_follows_light else None)  # fmt: skip
-        fitted = fitter.weigh(centres, kinds.names, [c for _, c in doubtful.values()], lits)
+        fitted = fitter.weigh(centres, kinds.names, [c for _, c in asked.values()], lits)
         least = settings.least_fit * px_per_mm * px_per_mm
         textured = settings.least_textured_fit * px_per_mm * px_per_mm
         alone = {}  # square -> its classes' costs: no blob, but a piece's shape explains it
-        for name, (weighed, best) in zip(doubtful, fitted, strict=True):
-            k, costs = doubtful[name]
+        for name, (weighed, best) in zip(asked, fitted, strict=True):
+            k, costs = asked[name]
             # A square with a piece's edges (a white piece on a light square) needs less
             # of the fit's evidence than one the texture does not vouch for, with a blob
             # or without.
             needed = textured if textures[k] >= settings.texture_sure else least
+            fitted_sure = float(np.clip(-best / needed - 1.0, 0.05, 1.0))
+            if name in confirming:
+                # Only how surely a piece stands there: where the fit finds the piece
+                # the blob says, and surely of that kind.
+                label, sure = kinds.decide(weighed)
+                if best <= -needed and label == squares[name] and sure >= settings.fit_also_sure:
+                    occupied[name] = max(occupied[name], fitted_sure)
+                continue
             if best > -needed:
                 # No piece explains the square's pixels clearly better than the empty
                 # board does (a hand's soft shadow, a neighbour's top): empty.
@@ -383,10 +407,12 @@ def read(
                 continue
             if costs is None:
                 alone[name] = weighed
-                occupied[name] = float(np.clip(-best / needed - 1.0, 0.05, 1.0))
+                occupied[name] = fitted_sure
             else:
                 squares[name], confidence[name] = kinds.decide(weighed)
                 margins[name] = kinds.margins(weighed)
+                if name in fit_also and confidence[name] >= settings.fit_also_sure:
+                    occupied[name] = max(occupied[name], fitted_sure)
         # Which kind such a piece is, the view says better than the fit alone.
         for name, costs in zip(alone, viewed(list(alone), list(alone.values())), strict=True):
             squares[name], confidence[name] = kinds.decide(costs)
