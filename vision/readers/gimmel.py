@@ -236,12 +236,12 @@ def read(
     most this many pieces of each kind in each colour stand on the board (the game's
     rules: ``most_of_each(state)``); a class read more often than that is read otherwise
     where that costs least, unless the reading is over by more than a few pieces in all
-    (``keep_to_counts``). ``fit_also``: squares where a piece's blob says only "maybe
-    something" (a white piece on a light square is little unlike the board; a table's
-    squares a move hangs on): their pieces are fitted with each kind's shape however
-    sure their blobs are of their kind, and where the fit finds the kind the blob says,
-    by at least ``ReaderSettings.fit_also_sure``, how surely something stands there
-    (``occupied``) is the more of what the blob's share says and what the fit says.
+    (``keep_to_counts``). ``fit_also``: squares (a table's squares a move hangs on)
+    whose pieces are fitted with each kind's shape however sure their blobs are of their
+    kind; where the fit finds the kind read there, by at least
+    ``ReaderSettings.fit_also_sure``, how surely something stands there (``occupied``)
+    is the more of what the blob's share says and what the fit says (a white piece on a
+    light square is little unlike the board, so its share says only "maybe something").
     Which piece is read there, and how surely, is what it is without ``fit_also`` (a
     neighbour's top and shadow, read as a piece, are explained better by a piece than by
     the empty board too, but by no one kind clearly)."""
