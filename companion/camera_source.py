@@ -126,16 +126,18 @@ class CameraSource:
                 gimmel.vote,
                 gimmel.most_of_each,
                 gimmel.disagreements,
+                gimmel.MOUNTED,
             )
         }
         if game not in readers:
             raise ValueError(f"table {table.config.id!r}: no camera reader for {game} yet")
         (self.read, self.shows, self.mismatch, self.teach, prepare, self.vote,
-         self.most_of_each, self.disagreements) = readers[game]  # fmt: skip
+         self.most_of_each, self.disagreements, self.settings) = readers[game]  # fmt: skip
         self.table, self.config, self.stop, self.clock = table, config, stop, clock
         self.sheet = load_sheet(game, config.sheet)
         self.profile = Profile.load(config.profile, game=game, sheet=self.sheet.name)
-        prepare(self.profile, sheet=self.sheet)  # the first frame reads as fast as the others
+        # The first frame reads as fast as the others.
+        prepare(self.profile, self.settings, sheet=self.sheet)
         self.camera = (
             CameraCalibration.load(config.calibration).to_json() if config.calibration else None
         )
@@ -242,7 +244,7 @@ class CameraSource:
         picture = self.mean.add(image)
         try:
             read = self.read(picture, self.sheet, self.profile, registration=registration,
-                             fit_also=self.in_question())  # fmt: skip
+                             settings=self.settings, fit_also=self.in_question())  # fmt: skip
         except ValueError as error:  # the light too dark or blown out
             self.state.update(problem=str(error))
             return None

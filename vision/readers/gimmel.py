@@ -152,6 +152,19 @@ class ReaderSettings:
     blur_margin_mm: float = 40.0
 
 
+#: The reading at a table, whose camera is mounted: there what the fit needs of each
+#: square (its kinds' covers, shadows and outlines as the camera sees them) is worked out
+#: once and kept, so the fit costs a fraction of what it costs on a photo from a new
+#: place, and a piece whose kind the blob gives by a margin under 0.8 is fitted too, not
+#: under 0.5 alone. A piece set down whose kind the blob reads by 0.5 to 0.8 was waited
+#: for or asked about (rendered game 98: a black falcon read by 0.53 committed 2.2 s
+#: after the hand left, at 0.8 in 0.3 s), and on a photo from a new place it costs too
+#: much (``benchmarks/gimmel_reader.py``'s frames, seeds 1-120, interleaved: 32.8 ms a
+#: frame against 23.8 ms) for what it reads better there (seeds 101-400: one square read
+#: right that was misread, one misread that was right).
+MOUNTED = ReaderSettings(fit_below=0.8)
+
+
 @dataclass(frozen=True)
 class Observation:
     """What a frame shows: ``squares`` maps every square to ``"empty"``, a piece such as
