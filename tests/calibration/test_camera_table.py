@@ -107,6 +107,24 @@ def test_the_squares_a_move_hangs_on_are_fitted_by_the_reader(camera_table, shee
     assert asked[0] == frozenset() and asked[1:] and all(a == {"c3"} for a in asked[1:])
 
 
+def test_a_table_reads_its_mounted_camera_as_such(camera_table, sheet):
+    # The fit's masks are kept for a mounted camera, so a table fits more pieces than a
+    # photo from a new place is fitted (``gimmel.MOUNTED``).
+    from vision.readers.gimmel import MOUNTED
+
+    _, source = camera_table
+    used = []
+    reader = source.read
+
+    def read(*args, settings, **options):
+        used.append(settings)
+        return reader(*args, settings=settings, **options)
+
+    source.read = read
+    run(source, [scene(sheet, {}, 110 + i) for i in range(4)])
+    assert used and all(settings is MOUNTED for settings in used)
+
+
 def test_a_change_no_move_explains_is_flagged_and_held_until_put_right(camera_table, sheet):
     table, source = camera_table
     run(source, [scene(sheet, {}, 50 + i) for i in range(5)])
