@@ -108,8 +108,8 @@ def test_the_squares_a_move_hangs_on_are_fitted_by_the_reader(camera_table, shee
 
 
 def test_a_table_reads_its_mounted_camera_as_such(camera_table, sheet):
-    # The fit's masks are kept for a mounted camera, so a table fits more pieces than a
-    # photo from a new place is fitted (``gimmel.MOUNTED``).
+    # A table fits more pieces than a photo from a new place is fitted (``gimmel.MOUNTED``:
+    # a piece set down whose kind the blob reads unsurely is not waited for).
     from vision.readers.gimmel import MOUNTED
 
     _, source = camera_table

@@ -1,6 +1,6 @@
-"""The reading at a table (vision/readers/gimmel.py ``MOUNTED``): a mounted camera's fit
-masks are kept, so a table fits every piece whose kind the blob gives by a margin under
-0.8, where a photo from a new place fits those under 0.5 alone."""
+"""The reading at a table (vision/readers/gimmel.py ``MOUNTED``): a table fits every piece
+whose kind the blob gives by a margin under 0.8 (its camera is mounted, so the fit's
+masks are kept), where a photo from a new place fits those under 0.5 alone."""
 
 from __future__ import annotations
 

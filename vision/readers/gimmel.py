@@ -61,7 +61,8 @@ class ReaderSettings:
     unknown. ``shape_weight``: how much one unit of shape difference
     (``calibration.blobs.SHAPE_SCALES``) counts against a colour difference (Delta E).
     ``fit_below``: a piece whose kind the blob's nearest example gives by a margin under
-    this is also fitted with each kind's shape (``calibration.silhouettes``), and
+    this is also fitted with each kind's shape (``calibration.silhouettes``; at a table
+    under 0.8: ``MOUNTED``), and
     ``fit_weight`` is what one unit of fit score (Delta E times px) adds to a class's
     distance. A square a piece explains less than ``least_fit`` better than the empty
     board (Delta E times square mm) holds none, whatever its blob (a hand's soft
