@@ -168,8 +168,8 @@ class ReaderSettings:
 #: read 20 times each way interleaved, throwaway script: median 63.7 ms against 51.4 ms,
 #: on a busy machine; 5.1 squares fitted a frame against 1.7). On photos
 #: (``benchmarks/gimmel_reader.py``'s frames, seeds 1-120, interleaved: 32.8 ms against
-#: 23.8 ms) it costs more, for no more read right (seeds 101-400: one square read right
-#: that was misread, one misread that was right).
+#: 23.8 ms) it costs more, for no more read right (seeds 101-400, at 0.7 and at 0.9: one
+#: square read right that was misread, one misread that was right).
 MOUNTED = ReaderSettings(fit_below=0.8)
 
 
