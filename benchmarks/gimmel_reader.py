@@ -19,7 +19,9 @@ counted apart, as a user would take them again. Printed:
 
 Figures, never asserts. `--frames 1000` is the issue's set (about half an hour here);
 `--frames 50` gives a first look. Rendered frames are kept under `--cache` so a rerun
-reads the same frames without drawing them again.
+reads the same frames without drawing them again. `--verbose` also says each misread
+visible cell (seed, square, what stands there, what was read and how surely), and
+`--first` starts at a later seed (a look at some frames again).
 
     .venv/bin/python benchmarks/gimmel_reader.py --frames 50
 """
@@ -93,12 +95,20 @@ def what_went_wrong(truth: str, label: str) -> str:
     return "colour" if truth.split()[0] != label.split()[0] else "kind"
 
 
-def misreads(seen: gimmel.Observation, truth: dict) -> tuple[int, list[tuple[str, str]]]:
-    """The visible cells of a reading and its misread ones, (truth, label) each."""
+def misreads(seen: gimmel.Observation, truth: dict) -> tuple[int, list[tuple[str, str, str]]]:
+    """The visible cells of a reading and its misread ones, (square, truth, label) each."""
     hidden, position = set(truth["unknown"]), truth["position"]
-    visible = [(position.get(name, gimmel.EMPTY), label)
+    visible = [(name, position.get(name, gimmel.EMPTY), label)
                for name, label in seen.squares.items() if name not in hidden]  # fmt: skip
-    return len(visible), [(said, label) for said, label in visible if said != label]
+    return len(visible), [(name, said, label) for name, said, label in visible if said != label]
+
+
+def said_wrong(seed: int, seen: gimmel.Observation, wrong: list[tuple[str, str, str]]) -> list[str]:
+    """``--verbose``'s lines for a frame's misread cells: the seed and square, what stands
+    there, what was read, and the reading's confidence."""
+    return [f"  seed {seed} {name}: {said} read as {label} "
+            f"({what_went_wrong(said, label)}, confidence {seen.confidence.get(name, 0.0):.2f})"
+            for name, said, label in wrong]  # fmt: skip
 
 
 def bare_work(image: np.ndarray, sheet, homography: np.ndarray) -> float:
@@ -116,6 +126,8 @@ def bare_work(image: np.ndarray, sheet, homography: np.ndarray) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--frames", type=int, default=1000, help="seeds 1..N (default 1000)")
+    parser.add_argument("--first", type=int, default=1,
+                        help="the first seed (default 1): seeds FIRST..N")  # fmt: skip
     parser.add_argument("--cache", default="benchmarks/.cache/gimmel-reader", help="frames kept")
     parser.add_argument(
         "--setup-photos",
@@ -124,7 +136,11 @@ def main(argv: list[str] | None = None) -> int:
         help="photos of the set-up the profile is learnt from (default 5)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.add_argument("--verbose", action="store_true",
+                        help="say each misread visible cell as the frames are read")  # fmt: skip
     args = parser.parse_args(argv)
+    if not 1 <= args.first <= args.frames:
+        parser.error(f"--first {args.first}: expected a seed from 1 to --frames ({args.frames})")
     cv2.setNumThreads(1)
     sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
     cells = right = wrongly_unknown = boards = clean = refused = unlearnt = 0
@@ -133,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     right_alone = clean_alone = 0  # read without that
     misread = dict.fromkeys(MISREADS, 0)
     read_times, bare_times = [], []
-    for seed in range(1, args.frames + 1):
+    for seed in range(args.first, args.frames + 1):
         frames = frozen_set(seed, Path(args.cache), args.setup_photos)
         (empty, _), (laid, _), (play, truth) = frames["empty"], frames["setup"], frames["play"]
         more = [(f"setup{k}", frames[f"setup{k}"][0]) for k in range(2, args.setup_photos + 1)]
@@ -160,7 +176,11 @@ def main(argv: list[str] | None = None) -> int:
         visible, wrong = misreads(seen, truth)
         cells += visible
         right += visible - len(wrong)
-        for said, label in wrong:
+        if args.verbose:
+            # Beside --json's one object, not in it.
+            for line in said_wrong(seed, seen, wrong):
+                print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
+        for _, said, label in wrong:
             wrongly_unknown += label == gimmel.UNKNOWN
             misread[what_went_wrong(said, label)] += 1
         boards += 1
@@ -170,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         clean_alone += not wrong_alone
     figures = {
         "frames": args.frames,
+        "first": args.first,
         "setup_photos": args.setup_photos,
         "read": boards,
         "refused_board_not_visible": refused,
@@ -188,7 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures))
         return 0
-    print(f"Gimmel reader on {args.frames} rendered frames (seeds 1-{args.frames}), one core, "
+    count = args.frames - args.first + 1
+    print(f"Gimmel reader on {count} rendered frame{'' if count == 1 else 's'} "
+          f"(seeds {args.first}-{args.frames}), one core, "
           f"OpenCV {cv2.__version__}")  # fmt: skip
     print(f"  profiles learnt from the empty board and {args.setup_photos} set-up photo"
           f"{'' if args.setup_photos == 1 else 's'} a seed")  # fmt: skip

@@ -1,0 +1,67 @@
+"""The reader benchmark says what it got wrong (``benchmarks/gimmel_reader.py
+--verbose``): each misread visible cell with its seed and square, and its figures count
+exactly those cells. Run as a user runs it, in a process of its own."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from vision.readers import gimmel
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "gimmel_reader.py"
+
+
+def load_benchmark():
+    spec = importlib.util.spec_from_file_location("gimmel_reader_benchmark", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_each_misread_visible_cell_is_named_with_its_seed_and_square():
+    bench = load_benchmark()
+    seen = gimmel.Observation(
+        "gimmel",
+        {"a1": "white falcon", "b1": "empty", "c1": "black cat", "d1": "unknown", "e1": "empty"},
+        {"a1": 0.28, "b1": 0.9, "c1": 0.6, "d1": 0.0, "e1": 0.4},
+    )
+    # d1 is under a hand in the truth: not scored, whatever was read there.
+    truth = {"position": {"a1": "black falcon", "c1": "black cat", "e1": "white beetle"},
+             "unknown": ["d1"]}  # fmt: skip
+    visible, wrong = bench.misreads(seen, truth)
+    assert visible == 4
+    assert wrong == [("a1", "black falcon", "white falcon"), ("e1", "white beetle", "empty")]
+    assert bench.said_wrong(8, seen, wrong) == [
+        "  seed 8 a1: black falcon read as white falcon (colour, confidence 0.28)",
+        "  seed 8 e1: white beetle read as empty (piece missed, confidence 0.40)",
+    ]
+
+
+def run(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *arguments], capture_output=True,
+                          text=True, cwd=ROOT, timeout=600)  # fmt: skip
+
+
+def test_a_first_seed_past_the_last_is_refused_by_name():
+    done = run("--first", "5", "--frames", "3")
+    assert done.returncode == 2
+    assert "--first 5: expected a seed from 1 to --frames (3)" in done.stderr
+
+
+def test_the_verbose_lines_are_the_misread_cells_the_figures_count(tmp_path):
+    # One rendered seed, from its own board photos: the figures as JSON on stdout, the
+    # misread cells beside it on stderr, one line each.
+    done = run("--first", "8", "--frames", "8", "--setup-photos", "2", "--json", "--verbose",
+               "--cache", str(tmp_path))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert (figures["first"], figures["frames"], figures["read"]) == (8, 8, 1)
+    lines = [line for line in done.stderr.splitlines() if line.startswith("  seed 8 ")]
+    assert len(lines) == sum(figures["misread"].values())
+    right = figures["cell_accuracy"]
+    assert (right == 1.0) == (not lines)
