@@ -84,10 +84,11 @@ class ReaderSettings:
     is, against 17 and 10 before. ``texture_doubt`` was 3.0 then; at 2.5, on seeds 1-1000
     (a throwaway script), white pieces on light squares with a little less edge are
     fitted and found (seed 354's cat on h17, seed 852's falcons on f13 and g14): 49
-    pieces misread against 52, none newly, for 1.003 times the read time. Such a square with ``texture_sure`` times its fellows'
-    texture is a piece once a piece explains it ``least_textured_fit`` better than the
-    empty board (not ``least_fit``: a white piece on a light square differs from it by
-    little, yet by edges an empty square does not have), and its view says which kind.
+    squares misread against 52, none newly, for 1.003 times the read time. Such a
+    square with ``texture_sure`` times its fellows' texture is a piece once a piece
+    explains it ``least_textured_fit`` better than the empty board (not ``least_fit``: a
+    white piece on a light square differs from it by little, yet by edges an empty
+    square does not have), and its view says which kind.
     Set on seeds 101-400 (a throwaway script: of the 78 pieces among such squares, 54
     were found before, 74 after, and no more empty squares were called pieces). A square
     as textured with a blob needs no more than that either: its blob is more evidence
