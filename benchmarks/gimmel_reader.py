@@ -20,8 +20,10 @@ counted apart, as a user would take them again. Printed:
 Figures, never asserts. `--frames 1000` is the issue's set (about half an hour here);
 `--frames 50` gives a first look. Rendered frames are kept under `--cache` so a rerun
 reads the same frames without drawing them again. `--verbose` also says each misread
-visible cell (seed, square, what stands there, what was read and how surely), and
-`--first` starts at a later seed (a look at some frames again).
+visible cell (seed, square, what stands there, what was read and how surely),
+`--first` starts at a later seed (a look at some frames again), and `--jobs 2` reads two
+seeds at once on two cores: the cells and boards are the same, in half the time, but
+the times are then measured on a shared machine.
 
     .venv/bin/python benchmarks/gimmel_reader.py --frames 50
 """
@@ -35,8 +37,10 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
+import functools
 import hashlib
 import json
+import multiprocessing
 import statistics
 import sys
 import time
@@ -123,6 +127,44 @@ def bare_work(image: np.ndarray, sheet, homography: np.ndarray) -> float:
     return time.perf_counter() - start
 
 
+def read_seed(seed: int, args) -> dict:
+    """One seed of the frozen set read as ``main`` scores it: ``status`` (read, refused:
+    the board not visible, unlearnt: no profile from its photos) and, when read, the
+    visible cells, the misread ones with and without the rules' count, and the times of
+    the reading and of the bare work. Its own process's work under ``--jobs``."""
+    cv2.setNumThreads(1)
+    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
+    # The rulebook's game (not the variant): how many of each piece its boards hold.
+    most = gimmel.most_of_each(new_game("gimmel"))
+    frames = frozen_set(seed, Path(args.cache), args.setup_photos)
+    (empty, _), (laid, _), (play, truth) = frames["empty"], frames["setup"], frames["play"]
+    more = [(f"setup{k}", frames[f"setup{k}"][0]) for k in range(2, args.setup_photos + 1)]
+    camera = truth["camera"]
+    try:
+        profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera,
+                        more_setups=more)  # fmt: skip
+    except ProfileError:
+        # The board photos cannot teach (markers too small to find, say): a user would
+        # take them again closer; the seed is counted and not scored.
+        return {"seed": seed, "status": "unlearnt"}
+    gimmel.prepare(profile, sheet=sheet)  # as a table does when it loads the profile
+    start = time.perf_counter()
+    try:
+        alone = gimmel.read(play, sheet, profile, camera=camera)
+    except ValueError:
+        # Markers under a hand: the reader says so and is not scored.
+        return {"seed": seed, "status": "refused"}
+    # What ``read(..., most_of_each=most)`` returns, kept apart to score both.
+    seen = gimmel.keep_to_counts(alone, most)
+    read_s = time.perf_counter() - start
+    bare_s = bare_work(play, sheet, np.asarray(truth["homography"]))
+    visible, wrong = misreads(seen, truth)
+    _, wrong_alone = misreads(alone, truth)
+    return {"seed": seed, "status": "read", "visible": visible, "wrong": wrong,
+            "said": said_wrong(seed, seen, wrong), "wrong_alone": len(wrong_alone),
+            "read_s": read_s, "bare_s": bare_s}  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--frames", type=int, default=1000, help="seeds 1..N (default 1000)")
@@ -138,60 +180,57 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--verbose", action="store_true",
                         help="say each misread visible cell as the frames are read")  # fmt: skip
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="seeds read at once, one process each (the cells and boards "
+                             "hold; the times are then measured on a shared machine)")  # fmt: skip
     args = parser.parse_args(argv)
     if not 1 <= args.first <= args.frames:
         parser.error(f"--first {args.first}: expected a seed from 1 to --frames ({args.frames})")
-    cv2.setNumThreads(1)
-    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
+    if args.jobs < 1:
+        parser.error(f"--jobs {args.jobs}: expected at least 1")
+    seeds = range(args.first, args.frames + 1)
+    pool = None
+    if args.jobs == 1:
+        results = map(functools.partial(read_seed, args=args), seeds)
+    else:
+        pool = multiprocessing.get_context("spawn").Pool(args.jobs)
+        results = pool.imap(functools.partial(read_seed, args=args), seeds)
     cells = right = wrongly_unknown = boards = clean = refused = unlearnt = 0
-    # The rulebook's game (not the variant): how many of each piece its boards hold.
     most = gimmel.most_of_each(new_game("gimmel"))
-    right_alone = clean_alone = 0  # read without that
+    right_alone = clean_alone = 0  # read without the rules' count
     misread = dict.fromkeys(MISREADS, 0)
     read_times, bare_times = [], []
-    for seed in range(args.first, args.frames + 1):
-        frames = frozen_set(seed, Path(args.cache), args.setup_photos)
-        (empty, _), (laid, _), (play, truth) = frames["empty"], frames["setup"], frames["play"]
-        more = [(f"setup{k}", frames[f"setup{k}"][0]) for k in range(2, args.setup_photos + 1)]
-        camera = truth["camera"]
-        try:
-            profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera,
-                            more_setups=more)  # fmt: skip
-        except ProfileError:
-            # The board photos cannot teach (markers too small to find, say): a user
-            # would take them again closer; the seed is counted and not scored.
+    for result in results:
+        if result["status"] == "unlearnt":
             unlearnt += 1
             continue
-        gimmel.prepare(profile, sheet=sheet)  # as a table does when it loads the profile
-        start = time.perf_counter()
-        try:
-            alone = gimmel.read(play, sheet, profile, camera=camera)
-        except ValueError:
-            refused += 1  # markers under a hand: the reader says so and is not scored
+        if result["status"] == "refused":
+            refused += 1
             continue
-        # What ``read(..., most_of_each=most)`` returns, kept apart to score both.
-        seen = gimmel.keep_to_counts(alone, most)
-        read_times.append(time.perf_counter() - start)
-        bare_times.append(bare_work(play, sheet, np.asarray(truth["homography"])))
-        visible, wrong = misreads(seen, truth)
+        visible, wrong = result["visible"], result["wrong"]
+        read_times.append(result["read_s"])
+        bare_times.append(result["bare_s"])
         cells += visible
         right += visible - len(wrong)
         if args.verbose:
             # Beside --json's one object, not in it.
-            for line in said_wrong(seed, seen, wrong):
+            for line in result["said"]:
                 print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
         for _, said, label in wrong:
             wrongly_unknown += label == gimmel.UNKNOWN
             misread[what_went_wrong(said, label)] += 1
         boards += 1
         clean += not wrong
-        _, wrong_alone = misreads(alone, truth)
-        right_alone += visible - len(wrong_alone)
-        clean_alone += not wrong_alone
+        right_alone += visible - result["wrong_alone"]
+        clean_alone += not result["wrong_alone"]
+    if pool is not None:
+        pool.close()
+        pool.join()
     figures = {
         "frames": args.frames,
         "first": args.first,
         "setup_photos": args.setup_photos,
+        "jobs": args.jobs,
         "read": boards,
         "refused_board_not_visible": refused,
         "profile_not_learnt": unlearnt,
@@ -211,8 +250,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     count = args.frames - args.first + 1
     print(f"Gimmel reader on {count} rendered frame{'' if count == 1 else 's'} "
-          f"(seeds {args.first}-{args.frames}), one core, "
-          f"OpenCV {cv2.__version__}")  # fmt: skip
+          f"(seeds {args.first}-{args.frames}), "
+          + ("one core" if args.jobs == 1
+             else f"{args.jobs} processes at once (the times on a shared machine)")
+          + f", OpenCV {cv2.__version__}")  # fmt: skip
     print(f"  profiles learnt from the empty board and {args.setup_photos} set-up photo"
           f"{'' if args.setup_photos == 1 else 's'} a seed")  # fmt: skip
     print(f"  read {boards}, refused (board not visible) {refused}, "

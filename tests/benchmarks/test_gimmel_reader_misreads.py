@@ -65,3 +65,26 @@ def test_the_verbose_lines_are_the_misread_cells_the_figures_count(tmp_path):
     assert len(lines) == sum(figures["misread"].values())
     right = figures["cell_accuracy"]
     assert (right == 1.0) == (not lines)
+
+
+def test_seeds_read_in_two_processes_score_as_in_one(tmp_path):
+    # The same two seeds, once two at a time and once one after the other (from the
+    # frames the first run rendered): the same cells, boards and misreads.
+    apart = run("--first", "7", "--frames", "8", "--setup-photos", "2", "--json", "--jobs", "2",
+                "--cache", str(tmp_path))  # fmt: skip
+    assert apart.returncode == 0, apart.stderr
+    alone = run("--first", "7", "--frames", "8", "--setup-photos", "2", "--json",
+                "--cache", str(tmp_path))  # fmt: skip
+    assert alone.returncode == 0, alone.stderr
+    timed = ("jobs", "read_ms_median", "read_ms_p95", "bare_ms_median", "bare_ms_p95")
+    scored = [{k: v for k, v in json.loads(done.stdout).items() if k not in timed}
+              for done in (apart, alone)]  # fmt: skip
+    assert scored[0] == scored[1]
+    assert scored[0]["read"] + scored[0]["refused_board_not_visible"] == 2
+    assert json.loads(apart.stdout)["jobs"] == 2
+
+
+def test_no_process_at_all_is_refused_by_name():
+    done = run("--jobs", "0", "--frames", "3")
+    assert done.returncode == 2
+    assert "--jobs 0: expected at least 1" in done.stderr
