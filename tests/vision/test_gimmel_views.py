@@ -19,6 +19,9 @@ from vision.readers import gimmel
 #: profile learnt from one set-up photo) and views read better. (Seed 3's two went once
 #: the empty board's colour followed a square's light too: its blob alone reads it now.)
 SEEDS = (33, 42)
+#: The reading these figures were taken with: a piece fitted only from a margin under
+#: ``fit_below``, whatever its nearest classes.
+VIEWS_ALONE = gimmel.ReaderSettings(fit_kind_below=0.0)
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +65,11 @@ def test_views_read_the_pieces_the_blob_alone_misreads(tables):
     misread_with_views = []
     for seed, profile, play, truth in tables:
         camera = truth["camera"]
-        with_views = gimmel.read(play, sheet, profile, camera=camera)
-        older = gimmel.read(play, sheet, without_views(profile), camera=camera)
+        # The views alone weighed: no fit of a piece whose kind alone is in doubt, which
+        # puts seed 42's black beetle on e15 wrong (``test_gimmel_kind_doubt``).
+        with_views = gimmel.read(play, sheet, profile, camera=camera, settings=VIEWS_ALONE)
+        older = gimmel.read(play, sheet, without_views(profile), camera=camera,
+                            settings=VIEWS_ALONE)  # fmt: skip
         # A profile learnt before views were kept still reads, much as it did then (6 of
         # seed 42's pieces misread then, 7 since the light is read changing across
         # squares: ``blobs.shaded_picture``).
