@@ -62,21 +62,22 @@ class ReaderSettings:
     (``calibration.blobs.SHAPE_SCALES``) counts against a colour difference (Delta E).
     ``fit_below``: a piece whose kind the blob's nearest example gives by a margin under
     this is also fitted with each kind's shape (``calibration.silhouettes``; at a table
-    under 0.8: ``MOUNTED``); ``fit_kind_below``: one whose nearest two classes are one
-    colour's two kinds (the colour sure, the kind in doubt) is fitted from this margin
-    (the fit weighs the kinds' shapes as the camera sees them; on a glinting top its
-    colour is no surer than the blob's). On the 1000 frames of
-    ``benchmarks/gimmel_reader.py``, 0.8 rather than ``fit_below``'s 0.5: 48 misread
-    squares against 49 (seed 486's black falcon on g12, read as a beetle, put right; none
-    newly wrong), boards without an error 95.88 % against 95.78 %; the first 200 frames,
-    alone on the machine, read in 1.84 times the bare OpenCV work against 1.80 times.
-    ``fit_weight`` is what one unit of fit score (Delta E times px) adds to a class's
-    distance. A square a piece explains less than ``least_fit`` better than the empty
-    board (Delta E times square mm) holds none, whatever its blob (a hand's soft
-    shadow); one with no blob at its middle that a piece explains better than that holds
-    that piece (a white piece on a light square). The two look at a piece differently
-    and err on different pieces; their sum errs on fewer (on rendered frames, seeds
-    1-100: 138 misread pieces of 1,531 by the examples alone, 36 with the fit).
+    under 0.8: ``MOUNTED``); ``fit_kind_below``: one whose class leads its colour's
+    other kinds by a margin under this (``Kinds.margins``' measure: the kind in doubt,
+    however sure the colour) is fitted too (the fit weighs the kinds' shapes as the
+    camera sees them; on a glinting top its colour is no surer than the blob's). On the
+    1000 frames of ``benchmarks/gimmel_reader.py``, at 0.8: 43 misread squares against
+    49 (black falcons read as beetles on seeds 13, 486 and 585, a white cat where none
+    is on 520, and on 954 a black falcon read as white and the white falcon the rules'
+    count then read as a beetle, put right; none newly wrong), boards without an error
+    96.19 % against 95.78 %. ``fit_weight`` is what one unit of fit score (Delta E times
+    px) adds to a class's distance. A square a piece explains less than ``least_fit``
+    better than the empty board (Delta E times square mm) holds none, whatever its blob
+    (a hand's soft shadow); one with no blob at its middle that a piece explains better
+    than that holds that piece (a white piece on a light square). The two look at a
+    piece differently and err on different pieces; their sum errs on fewer (on rendered
+    frames, seeds 1-100: 138 misread pieces of 1,531 by the examples alone, 36 with the
+    fit).
     ``fit_also_sure``: on a square ``read`` is asked to fit (``fit_also``), the fitted
     kind's margin from which the fit also says how surely a piece stands there.
     ``fit``: the fit's own settings. ``least_texture`` and ``texture_doubt`` weigh a
@@ -400,10 +401,10 @@ def read(
         squares[name], confidence[name] = kinds.decide(costs)
         if costs is not None:
             margins[name] = kinds.margins(costs)
-        # Fitted: a piece whose class is in doubt, or whose kind alone is, less surely.
+        # Fitted: a piece whose class is in doubt, or whose kind is, however sure its colour.
         in_doubt = costs is not None and (
             confidence[name] < settings.fit_below
-            or (confidence[name] < settings.fit_kind_below and _kind_in_doubt(kinds, costs))
+            or _kind_in_doubt(kinds, costs, settings.fit_kind_below)
         )
         if can_fit and in_doubt:
             doubtful[name] = (k, costs)
@@ -464,11 +465,17 @@ def read(
     return seen if most_of_each is None else keep_to_counts(seen, most_of_each)
 
 
-def _kind_in_doubt(kinds: Kinds, costs: np.ndarray) -> bool:
-    """Whether the two classes of least ``costs`` are pieces of one colour (``"black
-    beetle"`` and ``"black falcon"``): the colour is sure, the kind is in doubt."""
-    first, second = np.argsort(costs)[:2]
-    return kinds.names[first].split()[0] == kinds.names[second].split()[0]
+def _kind_in_doubt(kinds: Kinds, costs: np.ndarray, below: float) -> bool:
+    """Whether the class of least ``costs`` leads its colour's other kinds by a margin
+    under ``below`` (``Kinds.margins``' measure)."""
+    first = int(np.argmin(costs))
+    colour = kinds.names[first].split()[0]
+    others = [float(costs[k]) for k, name in enumerate(kinds.names)
+              if k != first and name.split()[0] == colour and np.isfinite(costs[k])]  # fmt: skip
+    if not others:
+        return False
+    nearest = min(others)
+    return (nearest - float(costs[first])) / (nearest + 1e-6) < below
 
 
 #: ``keep_to_counts`` keeps to the rules' count a reading over it by at most this many
