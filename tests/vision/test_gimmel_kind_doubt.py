@@ -45,28 +45,29 @@ def test_a_piece_whose_kind_is_in_doubt_is_fitted(seed, square, piece):
     assert seen.squares[square] == piece
 
 
-def kinds_of(names: tuple[str, ...]) -> gimmel.Kinds:
-    """A ``Kinds`` holding only class names, which is all ``_kind_in_doubt`` reads."""
-    empty = np.zeros((0, 3), np.float32)
-    return gimmel.Kinds(names, np.zeros(0, int), empty, empty, 0.1, 0.0, ReaderSettings())
+CLASSES = ("black beetle", "black cat", "black falcon", "white beetle", "white cat", "white falcon")
+
+
+def in_doubt(costs: list[float], below: float) -> bool:
+    """``_kind_in_doubt`` of the class of least ``costs``, as ``read`` asks it."""
+    kinds = gimmel.Kinds(CLASSES, np.zeros(0, int), np.zeros((0, 3), np.float32),
+                         np.zeros((0, 3), np.float32), 0.1, 0.0, ReaderSettings())  # fmt: skip
+    label, _ = kinds.decide(np.array(costs))
+    return gimmel._kind_in_doubt(label, kinds.margins(np.array(costs)), below)
 
 
 def test_the_kind_is_in_doubt_when_the_colours_other_kinds_are_near():
-    kinds = kinds_of(("black beetle", "black cat", "black falcon",
-                      "white beetle", "white cat", "white falcon"))  # fmt: skip
     below = ReaderSettings().fit_kind_below
     # Nearest a black falcon, then a black beetle: the kind is in doubt.
-    assert gimmel._kind_in_doubt(kinds, np.array([12.0, 40.0, 10.0, 30.0, 50.0, 20.0]), below)
+    assert in_doubt([12.0, 40.0, 10.0, 30.0, 50.0, 20.0], below)
     # Nearest a black falcon, then a white falcon, the black beetle six times as far:
     # the colour is in doubt, not the kind.
-    assert not gimmel._kind_in_doubt(kinds, np.array([60.0, 80.0, 10.0, 35.0, 50.0, 12.0]), below)
+    assert not in_doubt([60.0, 80.0, 10.0, 35.0, 50.0, 12.0], below)
     # Nearest a black beetle, then a white beetle, the black falcon three times as far
     # (seed 13's black falcon on h18 of the reader's benchmark, before its fit): still
     # under 0.8, so in doubt.
-    costs = np.array([30.0, 140.4, 94.3, 70.0, 177.3, 134.7])
-    assert gimmel._kind_in_doubt(kinds, costs, below)
-    assert not gimmel._kind_in_doubt(kinds, costs, 0.6)
+    costs = [30.0, 140.4, 94.3, 70.0, 177.3, 134.7]
+    assert in_doubt(costs, below)
+    assert not in_doubt(costs, 0.6)
     # No examples of the other black kinds (infinitely far): the colour is.
-    assert not gimmel._kind_in_doubt(
-        kinds, np.array([np.inf, np.inf, 10.0, 35.0, 50.0, np.inf]), below
-    )
+    assert not in_doubt([np.inf, np.inf, 10.0, 35.0, 50.0, np.inf], below)

@@ -1,7 +1,7 @@
 """The reading at a table (vision/readers/gimmel.py ``MOUNTED``): a table fits every piece
 whose kind the blob gives by a margin under 0.8 (its camera is mounted, so the fit's
 masks are kept), where a photo from a new place fits those under 0.5, and from 0.5 to
-0.8 only those whose colour is sure and kind in doubt (``fit_kind_below``)."""
+0.8 only those whose kind is in doubt, however sure their colour (``fit_kind_below``)."""
 
 from __future__ import annotations
 

@@ -404,7 +404,7 @@ def read(
         # Fitted: a piece whose class is in doubt, or whose kind is, however sure its colour.
         in_doubt = costs is not None and (
             confidence[name] < settings.fit_below
-            or _kind_in_doubt(kinds, costs, settings.fit_kind_below)
+            or _kind_in_doubt(squares[name], margins[name], settings.fit_kind_below)
         )
         if can_fit and in_doubt:
             doubtful[name] = (k, costs)
@@ -465,17 +465,12 @@ def read(
     return seen if most_of_each is None else keep_to_counts(seen, most_of_each)
 
 
-def _kind_in_doubt(kinds: Kinds, costs: np.ndarray, below: float) -> bool:
-    """Whether the class of least ``costs`` leads its colour's other kinds by a margin
-    under ``below`` (``Kinds.margins``' measure)."""
-    first = int(np.argmin(costs))
-    colour = kinds.names[first].split()[0]
-    others = [float(costs[k]) for k, name in enumerate(kinds.names)
-              if k != first and name.split()[0] == colour and np.isfinite(costs[k])]  # fmt: skip
-    if not others:
-        return False
-    nearest = min(others)
-    return (nearest - float(costs[first])) / (nearest + 1e-6) < below
+def _kind_in_doubt(label: str, margins: dict[str, float], below: float) -> bool:
+    """Whether ``label``, read with ``margins`` over every class (``Kinds.margins``),
+    leads one of its colour's other kinds by less than ``below``."""
+    colour = label.split()[0]
+    return any(margin < below for name, margin in margins.items()
+               if name != label and name.split()[0] == colour)  # fmt: skip
 
 
 #: ``keep_to_counts`` keeps to the rules' count a reading over it by at most this many
