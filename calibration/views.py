@@ -54,7 +54,13 @@ class ViewSettings:
     ``cell_px``: the gradient histograms' cells; ``bins``: their orientations (0-180
     degrees). ``unlike_from``/``unlike_full``: a pixel's difference from the empty board
     (Delta E) at which its lightness gradient starts to count and counts in full (the
-    board's own edges count nothing). ``difference_cap``: the difference is taken up to
+    board's own edges count nothing). Low, because a white piece on a light square
+    differs from it by little, and its grooves and rim are what tell its kind: the
+    model alone (``KindModel``, one model a seed from five set-up photos, every visible
+    piece of the reader's benchmark frames of seeds 101-400, 4,282 pieces; throwaway
+    script) named the wrong kind for 12 pieces from 4 to 12 (and from 3 to 10), 14 from
+    2 to 8, 15 from 8 to 20 and for every difference alike, 16 from 6 to 16, 32 from 12
+    to 30. ``difference_cap``: the difference is taken up to
     this. ``turns``: the turns each set-up piece stands for (and each mirrored).
     ``kernel_width`` and ``ridge``: the kinds learnt from the set-up's views
     (``KindModel``): how fast a view's likeness to an example falls with their distance,
@@ -65,8 +71,8 @@ class ViewSettings:
     middle_height_mm: float = 6.0
     cell_px: int = 8
     bins: int = 9
-    unlike_from: float = 8.0
-    unlike_full: float = 20.0
+    unlike_from: float = 4.0
+    unlike_full: float = 12.0
     difference_cap: float = 60.0
     turns: int = 12
     kernel_width: float = 1.0
