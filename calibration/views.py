@@ -64,7 +64,11 @@ class ViewSettings:
     this. ``turns``: the turns each set-up piece stands for (and each mirrored).
     ``kernel_width`` and ``ridge``: the kinds learnt from the set-up's views
     (``KindModel``): how fast a view's likeness to an example falls with their distance,
-    and how much the model is held back from fitting each example exactly."""
+    and how much the model is held back from fitting each example exactly.
+    ``side_below_mm``, ``side_across_mm``, ``side_unlike``, ``side_percentile``: the
+    piece's side (``side_lightness``): the part of the view this far below its middle
+    and at most this far to either side, its pixels that differ from the empty board by
+    more than ``side_unlike``, and the percentile of their lightness taken."""
 
     size_px: int = 32
     half_mm: float = 14.0
@@ -77,6 +81,10 @@ class ViewSettings:
     turns: int = 12
     kernel_width: float = 1.0
     ridge: float = 0.1
+    side_below_mm: tuple[float, float] = (2.0, 10.5)
+    side_across_mm: float = 5.0
+    side_unlike: float = 12.0
+    side_percentile: float = 30.0
 
 
 def view_grid(
@@ -192,6 +200,37 @@ def example_features(
                 out.append(cv2.warpAffine(flat, matrix, (size, size),
                                           borderMode=cv2.BORDER_REPLICATE))  # fmt: skip
     return features(np.array(turned_l), np.array(turned_u), settings)
+
+
+def side_lightness(
+    lightness: np.ndarray, unlike: np.ndarray, settings: ViewSettings = ViewSettings()
+) -> np.ndarray:
+    """How light each view's piece (``piece_views``: (N, size, size) each) is on its side
+    facing the camera: a low percentile of the lightness of the view's part just below
+    the piece's middle, where the piece differs from the empty board (all of that part
+    when too few of its pixels do). A black piece's top that mirrors the lamp looks as
+    light as a white one's; its side, lit from above and seen from the side, stays dark.
+    (N,)."""
+    light = np.asarray(lightness, np.float32)
+    size = light.shape[-1]
+    steps = np.linspace(-settings.half_mm, settings.half_mm, size)  # as ``view_grid``
+    # Row k is ``steps[k]`` below the middle (``view_grid``: the first row is its top).
+    low, high = settings.side_below_mm
+    rows = (steps >= low) & (steps <= high)
+    columns = np.abs(steps) <= settings.side_across_mm
+    part = light[:, rows][:, :, columns].reshape(len(light), -1)
+    piece = (np.asarray(unlike, np.float32)[:, rows][:, :, columns].reshape(len(light), -1)
+             > settings.side_unlike)  # fmt: skip
+    found = np.empty(len(light), np.float32)
+    for k, (values, mine) in enumerate(zip(part, piece, strict=True)):
+        # Too few of the piece's pixels to say: the part as it is.
+        found[k] = np.percentile(values[mine] if mine.sum() > SIDE_FEWEST else values,
+                                 settings.side_percentile)  # fmt: skip
+    return found
+
+
+#: A view's side (``side_lightness``) needs more of the piece's pixels than this.
+SIDE_FEWEST = 5
 
 
 # -- kept in a profile -------------------------------------------------------------------

@@ -183,3 +183,35 @@ def test_where_a_view_looks_is_worked_out_coarsely_and_spread_within_a_hair():
     assert np.abs(spread - exact).max() < 0.02 * pixel_mm
     # The corners are the coarse grid's own points: exact.
     assert np.allclose(spread[:, [0, -1]][:, :, [0, -1]], exact[:, [0, -1]][:, :, [0, -1]])
+
+
+def test_a_piece_s_side_is_how_light_it_is_just_below_its_middle():
+    """``side_lightness``: the dark side of a black falcon whose top mirrors the lamp
+    (light) reads dark; the part looked at is below the middle, near the middle line,
+    and only where the piece differs from the empty board."""
+    steps = np.linspace(-SETTINGS.half_mm, SETTINGS.half_mm, SIZE)  # a row's mm below
+    light = np.full((SIZE, SIZE), 80.0)  # the light top and the board
+    apart = np.zeros((SIZE, SIZE))
+    piece = np.abs(steps)[None, :] <= 9.0  # the piece's columns
+    side = (steps >= 1.0) & (steps <= 9.0)  # its side's rows, below the middle
+    apart[np.ix_(steps <= 9.0, piece[0])] = 30.0
+    light[np.ix_(side, piece[0])] = 15.0
+    # A light board below the piece and beside it: differs from itself by nothing.
+    light[steps > 9.0] = 90.0
+    found = views.side_lightness(light[None], apart[None])
+    assert found.shape == (1,) and found[0] == pytest.approx(15.0)
+    # The same piece with a light side: light.
+    lit = light.copy()
+    lit[np.ix_(side, piece[0])] = 75.0
+    assert views.side_lightness(lit[None], apart[None])[0] == pytest.approx(75.0)
+    # Its top (above the middle) made dark too changes nothing: only the side counts.
+    dark_top = light.copy()
+    dark_top[np.ix_(steps < 0, piece[0])] = 5.0
+    assert views.side_lightness(dark_top[None], apart[None])[0] == pytest.approx(15.0)
+    # Nothing differs from the board (no piece's pixels to go by): the part as it is, of
+    # which the 30th percentile is the side's dark, not the board's light.
+    nothing = views.side_lightness(light[None], np.zeros((1, SIZE, SIZE)))[0]
+    assert nothing == pytest.approx(15.0)
+    # Several views at once, each its own.
+    both = views.side_lightness(np.stack([light, lit]), np.stack([apart, apart]))
+    assert both == pytest.approx([15.0, 75.0])
