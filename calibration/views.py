@@ -66,9 +66,10 @@ class ViewSettings:
     (``KindModel``): how fast a view's likeness to an example falls with their distance,
     and how much the model is held back from fitting each example exactly.
     ``side_below_mm``, ``side_across_mm``, ``side_unlike``, ``side_percentile``: the
-    piece's side (``side_lightness``): the part of the view this far below its middle
-    and at most this far to either side, its pixels that differ from the empty board by
-    more than ``side_unlike``, and the percentile of their lightness taken."""
+    piece's side (``side_lightness``): the part of the view from the first to the second
+    of these mm below its middle and at most ``side_across_mm`` to either side, its
+    pixels that differ from the empty board by more than ``side_unlike``, and the
+    percentile of their lightness taken."""
 
     size_px: int = 32
     half_mm: float = 14.0

@@ -518,8 +518,9 @@ def _colour_by_side(
     """Where a piece's top mirrors the lamp (``glints``), a black top looks as light as
     a white one, so a white piece read there whose colour is in doubt (its class leads
     the same kind in black by a margin under ``below``) is read black when its side
-    (``views.side_lightness``) is no lighter than the set-up's black pieces of its kind
-    (``Kinds.sides``) by more than ``dark`` of the way to the white ones. The squares
+    (``views.side_lightness``) is no lighter than the median side of the set-up's black
+    pieces of its kind (``Kinds.sides``) by more than ``dark`` of the way to the white
+    ones'. The squares
     read black now; ``squares`` and ``margins`` are changed for them (as far from each
     class as before, less the black class's lead; from the white one as far as the
     black one was)."""
@@ -531,11 +532,11 @@ def _colour_by_side(
         lead = margins.get(name, {}).get(black)
         if lead is None or lead >= below or label not in kinds.sides or black not in kinds.sides:
             continue
-        darkest, lightest = kinds.sides[black], kinds.sides[label]
-        if lightest <= darkest or not glints(name):
+        black_side, white_side = kinds.sides[black], kinds.sides[label]
+        if white_side <= black_side or not glints(name):
             continue
         side = float(views.side_lightness(*(v[None] for v in kept[name]), kinds.settings.view)[0])
-        if side <= darkest + dark * (lightest - darkest):
+        if side <= black_side + dark * (white_side - black_side):
             was = margins[name]
             margins[name] = {c: max(0.0, m - lead) for c, m in was.items()} | {label: lead}
             squares[name] = black
