@@ -430,6 +430,7 @@ def read(
             doubtful[name] = (k, costs)
         elif costs is not None and can_fit and name in fit_also and occupied[name] < 1.0:
             confirming[name] = (k, costs)
+    fitter = None  # the frame's fit, worked out when first needed
     if doubtful or confirming:  # fitted all at once: one pass of array work for them all
         fitter = Fitter.of(profile, registration, (lab, empty, unlike_by), settings)
         asked = doubtful | confirming
@@ -477,7 +478,8 @@ def read(
             squares[name], confidence[name] = kinds.decide(costs)
             margins[name] = kinds.margins(costs)
     if settings.side_below > 0 and kinds.sides is not None and kept:
-        glints = _glint_test(profile, registration, (lab, empty, unlike_by), settings, sheet)
+        glints = _glint_test(fitter, profile, registration, (lab, empty, unlike_by), settings,
+                             sheet)  # fmt: skip
         for name in _colour_by_side(squares, margins, kept, kinds, settings.side_below,
                                     settings.side_dark,
                                     lambda n: glints(cells[names.index(n)])):  # fmt: skip
@@ -492,16 +494,22 @@ def read(
 
 
 def _glint_test(
-    profile: Profile, registration: Registration, pictures, settings: ReaderSettings, sheet: Sheet
+    fitter: Fitter | None,
+    profile: Profile,
+    registration: Registration,
+    pictures,
+    settings: ReaderSettings,
+    sheet: Sheet,
 ) -> Callable[[tuple[int, int]], bool]:
     """Whether a piece's top on a cell (row, column) mirrors the lamp into the camera
-    (``Fitter.glints``); the fit's frame worked out when first asked."""
-    fitter: list[Fitter] = []
+    (``Fitter.glints``): the frame's ``fitter`` if the fit made one, else one worked out
+    when first asked."""
+    made = [fitter] if fitter is not None else []
 
     def glints(cell: tuple[int, int]) -> bool:
-        if not fitter:
-            fitter.append(Fitter.of(profile, registration, pictures, settings))
-        return fitter[0].glints(np.array(square_centre_px(sheet, cell, 1.0, 0.0)))
+        if not made:
+            made.append(Fitter.of(profile, registration, pictures, settings))
+        return made[0].glints(np.array(square_centre_px(sheet, cell, 1.0, 0.0)))
 
     return glints
 
