@@ -156,7 +156,24 @@ class ReaderSettings:
     lie 0.22 (971 g13) and 0.31 (714 b2) of the way, each under the margin. There: 32
     misread squares against 39 (7 colours put right: 8 f8, 117 c10, 251 h11, 340 f7, 578
     f3, 954 g14, and 673 e11 the count had made wrong; none newly wrong), boards without
-    an error 97.22 % against 96.50 %."""
+    an error 97.22 % against 96.50 %.
+    ``view_presence`` and ``view_presence_from``: a square with no blob that the fit
+    says a piece explains (a white piece on a light square; or a frame's grain brought
+    out by sharpening away its motion blur, a neighbour's shadow) is looked at straight
+    on as well (its view, ``calibration.views``), before it is said to hold a piece.
+    How much the view looks like the kind it looks most like (``Kinds.view_likeness``:
+    about 1 for a piece plainly of a kind, about 0 or below for a view of no piece), above
+    ``view_presence_from``, adds ``view_presence`` times that to the fit's evidence
+    (Delta E times square mm, as ``least_fit``); below it, takes as much away; 0 never.
+    Set on the 820 fitted squares without a blob in the 1000 frames of
+    ``benchmarks/gimmel_reader.py`` (285 of them pieces; a throwaway script): the fit
+    alone missed 5 of those pieces and read 5 empty squares as pieces, four of them on
+    seed 769 (a far board smeared by motion); with these, 3 missed and 1 (seed 780's g12,
+    a neighbour's shadow under its leaning top, its view like a cat's); with 1000 to 2000
+    and 0.3 to 0.55, 4 or 5 in all. Then the benchmark: 27 misread squares against 32
+    (769's four empty squares, 852 a6 and 956 a14 put right; 780 g12 newly wrong), boards
+    without an error 97.33 % against 97.22 %. On seeds 101-400, where most settings were
+    set, only 124 d15 and 390 b17 are such squares read wrong, either way."""
 
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
     #: camera: a square's band nearest the camera is where a neighbour's top leans in.
@@ -184,6 +201,8 @@ class ReaderSettings:
     blur_margin_mm: float = 40.0
     side_below: float = 0.3
     side_dark: float = 0.2
+    view_presence: float = 1500.0
+    view_presence_from: float = 0.3
 
 
 #: The reading at a table: a piece whose kind the blob gives by a margin under 0.8 is
@@ -382,18 +401,30 @@ def read(
             continue
         pieces[name] = (k, costs)
 
-    def viewed(names_seen: list[str], costs: list[np.ndarray]) -> list[np.ndarray]:
-        """The pieces on ``names_seen`` looked at straight on (``calibration.views``):
-        their classes' ``costs`` with the view's added, and the views kept for ``teach``."""
+    def look(names_seen: list[str]) -> tuple[np.ndarray, np.ndarray] | None:
+        """The squares ``names_seen`` looked at straight on (``calibration.views``): their
+        views' lightness and difference, (N, size, size) each; None when the profile has
+        no views or where the camera is cannot be worked out."""
         if not names_seen or kinds.view_model is None:
-            return costs
+            return None
         eye = silhouettes.board_eye(registration)
         if eye is None:
-            return costs
+            return None
         bases = [square_centre_px(sheet, cells[names.index(n)], 1.0, 0.0) for n in names_seen]
-        light, apart = views.piece_views(image, registration.to_image, eye, bases, empty,
-                                         px_per_mm, margin_mm, corrected_lab(gains),
-                                         settings.view)  # fmt: skip
+        return views.piece_views(image, registration.to_image, eye, bases, empty, px_per_mm,
+                                 margin_mm, corrected_lab(gains), settings.view)  # fmt: skip
+
+    def viewed(
+        names_seen: list[str], costs: list[np.ndarray], looked: tuple | None = None
+    ) -> list[np.ndarray]:
+        """The pieces on ``names_seen`` looked at straight on (``look``, unless ``looked``
+        already): their classes' ``costs`` with the view's added, and the views kept for
+        ``teach``."""
+        if looked is None:
+            looked = look(names_seen)
+        if looked is None:
+            return costs
+        light, apart = looked
         for name, seen_light, seen_apart in zip(names_seen, light, apart, strict=True):
             kept[name] = (seen_light, seen_apart)
         return [c + v for c, v in zip(costs, kinds.view_costs(light, apart), strict=True)]
@@ -441,6 +472,22 @@ def read(
         fitted = fitter.weigh(centres, kinds.names, [c for _, c in asked.values()], lits)
         least = settings.least_fit * px_per_mm * px_per_mm
         textured = settings.least_textured_fit * px_per_mm * px_per_mm
+        # A square with no blob is looked at straight on first: whether its view looks
+        # like a piece of some kind adds to the fit's evidence or takes from it. Not one
+        # whose fit even a view as like a kind as the model's own examples (a likeness
+        # of 1) would not lift far enough: most of them, at a fraction of the cost.
+        per_mm = settings.view_presence * px_per_mm * px_per_mm
+        bare = [name for (name, (k, costs)), (_, best) in zip(asked.items(), fitted, strict=True)
+                if costs is None and name not in confirming
+                and -best + per_mm * (1.0 - settings.view_presence_from)
+                >= (textured if textures[k] >= settings.texture_sure else least)]  # fmt: skip
+        bare_views = look(bare) if per_mm > 0 else None
+        lift, bare_seen = {}, {}
+        if bare_views is not None:
+            likeness = kinds.view_likeness(*bare_views)
+            for n, like, seen_light, seen_apart in zip(bare, likeness, *bare_views, strict=True):
+                lift[n] = per_mm * (float(like) - settings.view_presence_from)
+                bare_seen[n] = (seen_light, seen_apart)
         alone = {}  # square -> its classes' costs: no blob, but a piece's shape explains it
         for name, (weighed, best) in zip(asked, fitted, strict=True):
             k, costs = asked[name]
@@ -448,7 +495,8 @@ def read(
             # of the fit's evidence than one the texture does not vouch for, with a blob
             # or without.
             needed = textured if textures[k] >= settings.texture_sure else least
-            fitted_sure = float(np.clip(-best / needed - 1.0, 0.05, 1.0))
+            evidence = -best + lift.get(name, 0.0)
+            fitted_sure = float(np.clip(evidence / needed - 1.0, 0.05, 1.0))
             if name in confirming:
                 # Only how surely a piece stands there: where the fit finds the piece
                 # the blob says, and surely of that kind.
@@ -456,11 +504,11 @@ def read(
                 if best <= -needed and label == squares[name] and sure >= settings.fit_also_sure:
                     occupied[name] = max(occupied[name], fitted_sure)
                 continue
-            if best > -needed:
+            if evidence < needed:
                 # No piece explains the square's pixels clearly better than the empty
                 # board does (a hand's soft shadow, a neighbour's top): empty.
                 squares[name] = EMPTY
-                confidence[name] = occupied[name] = float(np.clip(1 + best / least, 0.05, 1))
+                confidence[name] = occupied[name] = float(np.clip(1 - evidence / least, 0.05, 1))
                 looks.pop(name, None)
                 kept.pop(name, None)
                 margins.pop(name, None)
@@ -474,7 +522,11 @@ def read(
                 if name in fit_also and confidence[name] >= settings.fit_also_sure:
                     occupied[name] = max(occupied[name], fitted_sure)
         # Which kind such a piece is, the view says better than the fit alone.
-        for name, costs in zip(alone, viewed(list(alone), list(alone.values())), strict=True):
+        looked = None
+        if alone and all(name in bare_seen for name in alone):  # looked at already
+            looked = tuple(np.array([bare_seen[name][i] for name in alone]) for i in (0, 1))
+        for name, costs in zip(alone, viewed(list(alone), list(alone.values()), looked),
+                               strict=True):  # fmt: skip
             squares[name], confidence[name] = kinds.decide(costs)
             margins[name] = kinds.margins(costs)
     if settings.side_below > 0 and kinds.sides is not None and kept:
@@ -748,6 +800,13 @@ class Kinds:
         return (
             scores.max(axis=1, keepdims=True) - scores[:, self.class_kind]
         ) * self.settings.view_weight
+
+    def view_likeness(self, lightness: np.ndarray, unlike: np.ndarray) -> np.ndarray:
+        """Per view seen, how much it looks like the kind it looks most like
+        (``views.KindModel.scores``: about 1 for a view plainly of a kind, about 0 or
+        less for one like no kind, such as a view of an empty square): (N,)."""
+        seen = views.features(lightness, unlike, self.settings.view)
+        return self.view_model.scores(seen).max(axis=1)
 
     def costs_of(self, blobs: list[Blob]) -> list[np.ndarray | None]:
         """Per blob, per class (``names``), how far the blob is from its nearest example;
