@@ -162,9 +162,11 @@ class ReaderSettings:
     out by sharpening away its motion blur, a neighbour's shadow) is looked at straight
     on as well (its view, ``calibration.views``), before it is said to hold a piece.
     How much the view looks like the kind it looks most like (``Kinds.view_likeness``:
-    about 1 for a piece plainly of a kind, about 0 or below for a view of no piece), above
-    ``view_presence_from``, adds ``view_presence`` times that to the fit's evidence
-    (Delta E times square mm, as ``least_fit``); below it, takes as much away; 0 never.
+    about 1 for a piece plainly of a kind, about 0 or below for a view of no piece) adds
+    ``view_presence`` (Delta E times square mm, as ``least_fit``) to the fit's evidence
+    for each unit above ``view_presence_from``, and takes as much away for each unit
+    below; 0 never. A square that even a likeness of 1 would not lift to a piece is not
+    looked at (most squares fitted without a blob: their views would cost time).
     Set on the 820 fitted squares without a blob in the 1000 frames of
     ``benchmarks/gimmel_reader.py`` (285 of them pieces; a throwaway script): the fit
     alone missed 5 of those pieces and read 5 empty squares as pieces, four of them on
@@ -473,20 +475,20 @@ def read(
         least = settings.least_fit * px_per_mm * px_per_mm
         textured = settings.least_textured_fit * px_per_mm * px_per_mm
         # A square with no blob is looked at straight on first: whether its view looks
-        # like a piece of some kind adds to the fit's evidence or takes from it. Not one
-        # whose fit even a view as like a kind as the model's own examples (a likeness
-        # of 1) would not lift far enough: most of them, at a fraction of the cost.
-        per_mm = settings.view_presence * px_per_mm * px_per_mm
+        # like a piece of some kind adds to the fit's evidence or takes from it. Only a
+        # square that a view as like a kind as the model's own examples (a likeness of
+        # 1) would lift far enough: most are far from it, and their views cost time.
+        per_likeness = settings.view_presence * px_per_mm * px_per_mm
         bare = [name for (name, (k, costs)), (_, best) in zip(asked.items(), fitted, strict=True)
                 if costs is None and name not in confirming
-                and -best + per_mm * (1.0 - settings.view_presence_from)
+                and -best + per_likeness * (1.0 - settings.view_presence_from)
                 >= (textured if textures[k] >= settings.texture_sure else least)]  # fmt: skip
-        bare_views = look(bare) if per_mm > 0 else None
+        bare_views = look(bare) if per_likeness > 0 else None
         lift, bare_seen = {}, {}
         if bare_views is not None:
             likeness = kinds.view_likeness(*bare_views)
             for n, like, seen_light, seen_apart in zip(bare, likeness, *bare_views, strict=True):
-                lift[n] = per_mm * (float(like) - settings.view_presence_from)
+                lift[n] = per_likeness * (float(like) - settings.view_presence_from)
                 bare_seen[n] = (seen_light, seen_apart)
         alone = {}  # square -> its classes' costs: no blob, but a piece's shape explains it
         for name, (weighed, best) in zip(asked, fitted, strict=True):
