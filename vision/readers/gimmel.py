@@ -479,8 +479,9 @@ def read(
         # square that a view as like a kind as the model's own examples (a likeness of
         # 1) would lift far enough: most are far from it, and their views cost time.
         per_likeness = settings.view_presence * px_per_mm * px_per_mm
+        # (``confirming`` squares all have a blob.)
         bare = [name for (name, (k, costs)), (_, best) in zip(asked.items(), fitted, strict=True)
-                if costs is None and name not in confirming
+                if costs is None
                 and -best + per_likeness * (1.0 - settings.view_presence_from)
                 >= (textured if textures[k] >= settings.texture_sure else least)]  # fmt: skip
         bare_views = look(bare) if per_likeness > 0 else None
