@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rendered_tables import rendered_table
+from rendered_tables import benchmark_table, rendered_table
 
 from calibration import views
 from companion.tracker import Claim, Verdict, explain
@@ -244,11 +244,16 @@ def test_a_class_read_more_often_than_the_rules_allow_is_read_otherwise_where_ch
     beetles = dict.fromkeys(("e5", "e6", "e7", "e8"), "white beetle")
     full = counted(five | beetles, margins | {key: {"white beetle": 0.0} for key in beetles})
     assert keep_to_counts(full, 4).squares["g2"] == "white cat"
-    # Nothing sure to stand there (occupied 0.1, under any margin): read empty.
-    unsure = counted(five, margins, occupied={"c3": 0.1})
+    # Emptying a square weighs its occupancy three times (``EMPTYING_WEIGHT``): c3,
+    # barely sure anything stands there (0.05, so 0.15), is emptied before g2 is read
+    # as a beetle (0.2) ...
+    unsure = counted(five, margins, occupied={"c3": 0.05})
     emptied = keep_to_counts(unsure, 4)
     assert emptied.squares["c3"] == EMPTY and "c3" not in emptied.margins
     assert list(emptied.squares.values()).count("white falcon") == 4
+    # ... but at 0.1 (0.3) it stays a piece, and g2 is read as the beetle it likely is.
+    doubtful = keep_to_counts(counted(five, margins, occupied={"c3": 0.1}), 4)
+    assert doubtful.squares["c3"] == "white falcon" and doubtful.squares["g2"] == "white beetle"
 
 
 #: Rendered tables where one piece is read as the other colour's, which then has five of
@@ -288,3 +293,25 @@ def test_a_reading_far_over_the_count_is_left_as_it_is():
     kept = keep_to_counts(seven, 4)  # three too many: kept to the count
     assert list(kept.pieces.values()).count("white cat") == 4
     assert list(kept.pieces.values()).count("black cat") == 3
+
+
+def test_the_count_reads_a_piece_otherwise_before_it_empties_its_square():
+    """gimmel.de.txt, "1. Spielvorbereitung"; NOTES.md, Gimmel rule 1 (four of each
+    kind a player). The reader benchmark's frame 743: a white beetle on g2, little unlike
+    its square, is read as a fifth white cat; it is nearer to emptying (how sure a piece
+    stands there) than to a white beetle (its margin), but emptying weighs three times
+    (``gimmel.EMPTYING_WEIGHT``), so the count reads it as the beetle it is."""
+    table = benchmark_table(743)
+    assert table.truth["position"]["g2"] == "white beetle"
+    alone = read(table.frame, table.sheet, table.profile, camera=table.camera)
+    assert alone.squares["g2"] == "white cat"
+    assert list(alone.pieces.values()).count("white cat") == 5
+    assert alone.occupied["g2"] < alone.margins["g2"]["white beetle"]
+    kept = keep_to_counts(alone, 4)
+    assert kept.squares["g2"] == "white beetle"
+    assert kept.squares == read(table.frame, table.sheet, table.profile, camera=table.camera,
+                                most_of_each=4).squares  # fmt: skip
+    # Every visible square is read right now.
+    hidden = set(table.truth["unknown"])
+    visible = {n: piece for n, piece in table.truth["position"].items() if n not in hidden}
+    assert {n: piece for n, piece in kept.pieces.items() if n not in hidden} == visible
