@@ -13,6 +13,8 @@ counted apart, as a user would take them again. Printed:
   the frames are positions of the rulebook's game, so the reader is told what the rules
   put on a board (four pieces of each kind in a colour: ``gimmel.most_of_each``), as a
   table tells it; the first two figures are also printed for the frames read without;
+- how the cells a hand hides were read (``hidden_cells_read``: reported unknown, as the
+  issue asks, or guessed empty or a piece; counts, printed as shares);
 - per-frame latency of the whole reading at 1280x720 on one core (median, p95), beside
   the bare OpenCV work any reader must do on the same frames in the same run (marker
   detection with OpenCV's default parameters and one perspective warp).
@@ -107,6 +109,20 @@ def misreads(seen: gimmel.Observation, truth: dict) -> tuple[int, list[tuple[str
     return len(visible), [(name, said, label) for name, said, label in visible if said != label]
 
 
+#: What a cell under a hand was read as, in the order printed: the issue asks for unknown.
+HIDDEN_READINGS = ("unknown", "empty", "piece")
+
+
+def hidden_readings(seen: gimmel.Observation, truth: dict) -> dict[str, int]:
+    """How the cells the truth says a hand hides were read (``HIDDEN_READINGS``): reported
+    unknown, as the issue asks, or guessed empty or a piece."""
+    found = dict.fromkeys(HIDDEN_READINGS, 0)
+    for name in truth["unknown"]:
+        label = seen.squares.get(name, gimmel.UNKNOWN)
+        found[label if label in (gimmel.UNKNOWN, gimmel.EMPTY) else "piece"] += 1
+    return found
+
+
 def said_wrong(seed: int, seen: gimmel.Observation, wrong: list[tuple[str, str, str]]) -> list[str]:
     """``--verbose``'s lines for a frame's misread cells: the seed and square, what stands
     there, what was read, and the reading's confidence."""
@@ -162,7 +178,8 @@ def read_seed(seed: int, args) -> dict:
     _, wrong_alone = misreads(alone, truth)
     return {"seed": seed, "status": "read", "visible": visible, "wrong": wrong,
             "said": said_wrong(seed, seen, wrong), "wrong_alone": len(wrong_alone),
-            "read_s": read_s, "bare_s": bare_s}  # fmt: skip
+            "hidden": hidden_readings(seen, truth), "read_s": read_s,
+            "bare_s": bare_s}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     most = gimmel.most_of_each(new_game("gimmel"))
     right_alone = clean_alone = 0  # read without the rules' count
     misread = dict.fromkeys(MISREADS, 0)
+    hidden = dict.fromkeys(HIDDEN_READINGS, 0)
     read_times, bare_times = [], []
     for result in results:
         if result["status"] == "unlearnt":
@@ -222,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         boards += 1
         clean += not wrong
         right_alone += visible - result["wrong_alone"]
+        for reading, count in result["hidden"].items():
+            hidden[reading] += count
         clean_alone += not result["wrong_alone"]
     if pool is not None:
         pool.close()
@@ -240,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         "misread": misread,
         "cell_accuracy_without_counts": right_alone / cells if cells else None,
         "boards_without_error_without_counts": clean_alone / boards if boards else None,
+        "hidden_cells": sum(hidden.values()),
+        "hidden_cells_read": hidden,
         "read_ms_median": statistics.median(read_times) * 1000 if read_times else None,
         "read_ms_p95": float(np.percentile(read_times, 95)) * 1000 if read_times else None,
         "bare_ms_median": statistics.median(bare_times) * 1000 if bare_times else None,
@@ -265,6 +287,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  read without the rules' {most} pieces of each kind a colour: visible cells right "
           f"{figures['cell_accuracy_without_counts']:.4%}, boards with no error "
           f"{figures['boards_without_error_without_counts']:.2%}")  # fmt: skip
+    under = sum(hidden.values())
+    print(f"  cells under a hand: {under}"
+          + ("" if not under else "; read as " + ", ".join(
+              f"{reading} {count / under:.1%}" for reading, count in hidden.items())))  # fmt: skip
     print(f"  reading per frame: median {figures['read_ms_median']:.1f} ms, "
           f"p95 {figures['read_ms_p95']:.1f} ms")  # fmt: skip
     print(f"  bare OpenCV work (markers + one warp): median {figures['bare_ms_median']:.1f} ms, "

@@ -42,6 +42,20 @@ def test_each_misread_visible_cell_is_named_with_its_seed_and_square():
     ]
 
 
+def test_the_cells_a_hand_hides_are_tallied_by_what_they_were_read_as():
+    # The issue asks that a cell under a hand be reported unknown, never guessed.
+    bench = load_benchmark()
+    seen = gimmel.Observation(
+        "gimmel",
+        {"a1": "unknown", "b1": "empty", "c1": "white cat", "d1": "black beetle", "e1": "empty"},
+        dict.fromkeys(("a1", "b1", "c1", "d1", "e1"), 0.5),
+    )
+    truth = {"position": {"d1": "black beetle"}, "unknown": ["a1", "b1", "c1"]}
+    assert bench.hidden_readings(seen, truth) == {"unknown": 1, "empty": 1, "piece": 1}
+    none = bench.hidden_readings(seen, {"position": {}, "unknown": []})
+    assert none == dict.fromkeys(("unknown", "empty", "piece"), 0)
+
+
 def run(*arguments: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(SCRIPT), *arguments], capture_output=True,
                           text=True, cwd=ROOT, timeout=600)  # fmt: skip
@@ -65,6 +79,9 @@ def test_the_verbose_lines_are_the_misread_cells_the_figures_count(tmp_path):
     assert len(lines) == sum(figures["misread"].values())
     right = figures["cell_accuracy"]
     assert (right == 1.0) == (not lines)
+    hidden = figures["hidden_cells_read"]
+    assert sorted(hidden) == ["empty", "piece", "unknown"]
+    assert sum(hidden.values()) == figures["hidden_cells"]
 
 
 def test_seeds_read_in_two_processes_score_as_in_one(tmp_path):
