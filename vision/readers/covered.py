@@ -52,40 +52,47 @@ def steps_gone(
     L*, at ``px_per_mm`` with ``margin_mm``) against ``empty_lightness`` (the empty
     board's, the same size); 0 where no edge of it has a step to compare."""
     g = sheet.grid
-    gone = np.zeros((g.rows, g.columns))
-    counted = np.zeros((g.rows, g.columns))
     near = round(settings.gap_mm * px_per_mm)
     far = near + max(1, round(settings.beside_mm * px_per_mm))
     end = round(settings.end_mm * px_per_mm)
     frame = np.asarray(lightness, np.float32)
     board = np.asarray(empty_lightness, np.float32)
 
-    def at(mm: float) -> int:
-        return round((mm + margin_mm) * px_per_mm)
+    def at(mm: np.ndarray) -> np.ndarray:
+        return np.round((mm + margin_mm) * px_per_mm).astype(int)
 
-    def tally(step: np.ndarray, step_empty: np.ndarray) -> tuple[int, int]:
+    def edges(along: int, across: int, size_along: float, size_across: float, picture_axis):
+        """Per cell along the edges' direction and per edge across it: the steps lost
+        and counted, (along, across - 1) each. ``picture_axis`` puts the picture with
+        the edges running down its first axis."""
+        lines = at(np.arange(1, across) * size_across)  # where each edge runs
+        offsets = np.arange(near, far)
+        # The pixel ``lines`` is the next cell's first: its side starts there, this
+        # side at the pixel before.
+        sides = [(p[:, lines[:, None] - 1 - offsets].mean(-1)
+                  - p[:, lines[:, None] + offsets].mean(-1))
+                 for p in (picture_axis(frame), picture_axis(board))]  # fmt: skip
+        step, step_empty = sides  # (picture length, edges)
         real = np.abs(step_empty) > settings.least_step
         lost = real & (step * np.sign(step_empty) < settings.kept * np.abs(step_empty))
-        return int(lost.sum()), int(real.sum())
+        # Each cell's stretch of every edge, its ends left out: sums by running totals.
+        starts = at(np.arange(along) * size_along) + end
+        stops = at(np.arange(1, along + 1) * size_along) - end
+        totals = [np.vstack([np.zeros((1, len(lines))), np.cumsum(x, axis=0)])
+                  for x in (lost, real)]  # fmt: skip
+        return [t[stops] - t[starts] for t in totals]
 
-    for row in range(g.rows):
-        top, bottom = at(row * g.cell_height_mm) + end, at((row + 1) * g.cell_height_mm) - end
-        for col in range(g.columns - 1):  # the edge between (row, col) and (row, col + 1)
-            x = at((col + 1) * g.cell_width_mm)
-            step, step_empty = (p[top:bottom, x - far : x - near].mean(1)
-                                - p[top:bottom, x + near : x + far].mean(1)
-                                for p in (frame, board))  # fmt: skip
-            lost, real = tally(step, step_empty)
-            gone[row, col : col + 2] += lost
-            counted[row, col : col + 2] += real
-    for col in range(g.columns):
-        left, right = at(col * g.cell_width_mm) + end, at((col + 1) * g.cell_width_mm) - end
-        for row in range(g.rows - 1):  # the edge between (row, col) and (row + 1, col)
-            y = at((row + 1) * g.cell_height_mm)
-            step, step_empty = (p[y - far : y - near, left:right].mean(0)
-                                - p[y + near : y + far, left:right].mean(0)
-                                for p in (frame, board))  # fmt: skip
-            lost, real = tally(step, step_empty)
-            gone[row : row + 2, col] += lost
-            counted[row : row + 2, col] += real
+    gone = np.zeros((g.rows, g.columns))
+    counted = np.zeros((g.rows, g.columns))
+    # The edges between a cell and the next to its right, then to the one below it.
+    lost, real = edges(g.rows, g.columns, g.cell_height_mm, g.cell_width_mm, lambda p: p)
+    gone[:, :-1] += lost
+    gone[:, 1:] += lost
+    counted[:, :-1] += real
+    counted[:, 1:] += real
+    lost, real = edges(g.columns, g.rows, g.cell_width_mm, g.cell_height_mm, lambda p: p.T)
+    gone[:-1, :] += lost.T
+    gone[1:, :] += lost.T
+    counted[:-1, :] += real.T
+    counted[1:, :] += real.T
     return np.divide(gone, counted, out=np.zeros_like(gone), where=counted > 0)
