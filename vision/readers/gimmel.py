@@ -41,6 +41,7 @@ from calibration.profiles import (
 )
 from calibration.registration import Registration, register
 from calibration.sheet import Sheet
+from vision.readers import covered
 
 UNKNOWN = "unknown"
 #: A square whose piece has no blob to compare with the examples is weighed by the fit
@@ -205,6 +206,8 @@ class ReaderSettings:
     side_dark: float = 0.2
     view_presence: float = 1500.0
     view_presence_from: float = 0.3
+    covered_from: float | None = 0.65
+    cover: covered.CoverSettings = field(default_factory=covered.CoverSettings)
 
 
 #: The reading at a table: a piece whose kind the blob gives by a margin under 0.8 is
@@ -544,6 +547,14 @@ def read(
         if blur is None
         else {"length_px": round(blur.length_px, 2), "angle_deg": round(blur.angle_deg, 1)}
     }
+    if settings.covered_from is not None:
+        # A square read empty whose edges' steps to its neighbours are gone is under
+        # something opaque and smooth, a hand or a sleeve: what stands there is unknown.
+        gone = covered.steps_gone(lab[..., 0], empty[..., 0], sheet, px_per_mm, margin_mm,
+                                  settings.cover)  # fmt: skip
+        for name, cell in zip(names, cells, strict=True):
+            if squares[name] == EMPTY and gone[cell] >= settings.covered_from:
+                squares[name], confidence[name], occupied[name] = UNKNOWN, 0.0, 0.0
     seen = Observation(profile.game, squares, confidence, board, occupied, looks, kept, margins)
     return seen if most_of_each is None else keep_to_counts(seen, most_of_each)
 
