@@ -221,6 +221,11 @@ def to_lab(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
 
 
+def corrected_to_lab(image: np.ndarray, gains: Any) -> np.ndarray:
+    """``to_lab(colour.apply(image, gains))``, the same values in fewer steps."""
+    return cv2.cvtColor(colour.apply_unit(image, gains), cv2.COLOR_BGR2LAB)
+
+
 def frame_pixels(view: BoardView, sheet: Sheet, settings: Settings) -> np.ndarray:
     """The Lab pixels of the band just outside the grid, as wide as the reading's
     margin (``shape_margin_mm``): the board's frame, where an edge piece may lean."""
@@ -611,7 +616,7 @@ def corrected_lab(gains: Any) -> Callable[[np.ndarray], np.ndarray]:
 
     def convert(pixels: np.ndarray) -> np.ndarray:
         flat = np.ascontiguousarray(pixels.reshape(-1, 1, 3))
-        return to_lab(colour.apply(flat, gains)).reshape((*pixels.shape[:-1], 3))
+        return corrected_to_lab(flat, gains).reshape((*pixels.shape[:-1], 3))
 
     return convert
 

@@ -34,9 +34,9 @@ from calibration.profiles import (
     ProfileError,
     board_squares,
     corrected_lab,
+    corrected_to_lab,
     piece_blob,
     square_centre_px,
-    to_lab,
     white_patches,
 )
 from calibration.registration import Registration, register
@@ -333,7 +333,7 @@ def read(
     gains = colour.correction(colour.measure(image, white_patches(registration)))
     ps = profile.settings
     px_per_mm, margin_mm = ps.shape_px_per_mm, ps.shape_margin_mm
-    lab = to_lab(colour.apply(rectify(image, registration, px_per_mm, margin_mm), gains))
+    lab = corrected_to_lab(rectify(image, registration, px_per_mm, margin_mm), gains)
     boxes = cell_boxes(sheet, px_per_mm, margin_mm, ps.inset_mm)
     kinds = Kinds.of(profile, settings)
     names, cells = board_squares(sheet)
