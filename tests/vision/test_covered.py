@@ -98,3 +98,19 @@ def test_squares_read_doubtfully_as_pieces_under_a_hand_are_reported_unknown():
     assert {n: label for n, label in now.squares.items() if n not in hidden} == {
         n: label for n, label in before.squares.items() if n not in hidden
     }
+
+
+def test_the_count_sees_a_hand_read_as_pieces_before_its_squares_are_unknown():
+    """Frame 956: a hand read as seven white beetles. Over the rules' four by more than
+    three, the count leaves the reading be (``keep_to_counts``); had the hand's doubtful
+    beetles been taken out first, it would have been over by three and emptied a14, a
+    real white beetle that differs little from its square."""
+    table = benchmark_table(956)
+    hidden = set(table.truth["unknown"])
+    seen = gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera,
+                       most_of_each=4)  # fmt: skip
+    assert "a14" not in hidden and table.truth["position"]["a14"] == "white beetle"
+    assert seen.squares["a14"] == "white beetle"
+    assert {"d4", "d6"} <= hidden and seen.squares["d4"] == seen.squares["d6"] == gimmel.UNKNOWN
+    beetles = [n for n, label in seen.squares.items() if label == "white beetle"]
+    assert len(beetles) > 4  # the hand's surer beetles stay: the count left them

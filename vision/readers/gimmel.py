@@ -556,21 +556,32 @@ def read(
         if blur is None
         else {"length_px": round(blur.length_px, 2), "angle_deg": round(blur.angle_deg, 1)}
     }
-    if settings.covered_from is not None:
-        # A square read empty, or doubtfully as a piece, whose edges' steps to its
-        # neighbours are gone is under something opaque and smooth, a hand or a sleeve:
-        # what stands there is unknown.
-        gone = covered.steps_gone(lab[..., 0], empty[..., 0], sheet, px_per_mm, margin_mm,
-                                  settings.cover)  # fmt: skip
-        for name, cell in zip(names, cells, strict=True):
-            if gone[cell] < settings.covered_from or squares[name] == UNKNOWN:
-                continue
-            if squares[name] == EMPTY or confidence[name] < settings.covered_piece_below:
-                squares[name], confidence[name], occupied[name] = UNKNOWN, 0.0, 0.0
-                for kept_of_it in (looks, kept, margins):
-                    kept_of_it.pop(name, None)
     seen = Observation(profile.game, squares, confidence, board, occupied, looks, kept, margins)
-    return seen if most_of_each is None else keep_to_counts(seen, most_of_each)
+    if most_of_each is not None:
+        # Counted before the squares under a hand are taken out: a hand read as many
+        # pieces is what tells the count to leave the reading be (``keep_to_counts``).
+        seen = keep_to_counts(seen, most_of_each)
+    if settings.covered_from is None:
+        return seen
+    # A square read empty, or doubtfully as a piece, whose edges' steps to its neighbours
+    # are gone is under something opaque and smooth, a hand or a sleeve: what stands
+    # there is unknown.
+    gone = covered.steps_gone(lab[..., 0], empty[..., 0], sheet, px_per_mm, margin_mm,
+                              settings.cover)  # fmt: skip
+    hidden = [name for name, cell in zip(names, cells, strict=True)
+              if gone[cell] >= settings.covered_from and seen.squares[name] != UNKNOWN
+              and (seen.squares[name] == EMPTY
+                   or seen.confidence[name] < settings.covered_piece_below)]  # fmt: skip
+    if not hidden:
+        return seen
+    squares, confidence, occupied = dict(seen.squares), dict(seen.confidence), dict(seen.occupied)
+    looks, kept, margins = dict(seen.looks), dict(seen.views), dict(seen.margins)
+    for name in hidden:
+        squares[name], confidence[name], occupied[name] = UNKNOWN, 0.0, 0.0
+        for kept_of_it in (looks, kept, margins):
+            kept_of_it.pop(name, None)
+    return replace(seen, squares=squares, confidence=confidence, occupied=occupied,
+                   looks=looks, views=kept, margins=margins)  # fmt: skip
 
 
 def _glint_test(
