@@ -176,7 +176,15 @@ class ReaderSettings:
     and 0.3 to 0.55, 4 or 5 in all. Then the benchmark: 27 misread squares against 32
     (769's four empty squares, 852 a6 and 956 a14 put right; 780 g12 newly wrong), boards
     without an error 97.33 % against 97.22 %. On seeds 101-400, where most settings were
-    set, only 124 d15 and 390 b17 are such squares read wrong, either way."""
+    set, only 124 d15 and 390 b17 are such squares read wrong, either way.
+    ``covered_from``: a square read empty with this share or more of its edges' steps
+    to its neighbours gone (``covered.steps_gone``: a hand or a sleeve, smooth and
+    opaque, hides them; a shadow keeps them) is under a hand: unknown; None never.
+    ``covered_piece_below``: so too a square read as a piece less surely than this (a
+    hand's sleeve, its shadow or its knuckles read as a piece). On the reader
+    benchmark's 1000 frames (a throwaway script), of the 960 squares under a hand read
+    as pieces 201 are such squares, and none of the 15,171 visible ones read as pieces
+    (without asking how sure: 207, and 1 visible)."""
 
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
     #: camera: a square's band nearest the camera is where a neighbour's top leans in.
@@ -207,6 +215,7 @@ class ReaderSettings:
     view_presence: float = 1500.0
     view_presence_from: float = 0.3
     covered_from: float | None = 0.65
+    covered_piece_below: float = 0.5
     cover: covered.CoverSettings = field(default_factory=covered.CoverSettings)
 
 
@@ -547,16 +556,32 @@ def read(
         if blur is None
         else {"length_px": round(blur.length_px, 2), "angle_deg": round(blur.angle_deg, 1)}
     }
-    if settings.covered_from is not None:
-        # A square read empty whose edges' steps to its neighbours are gone is under
-        # something opaque and smooth, a hand or a sleeve: what stands there is unknown.
-        gone = covered.steps_gone(lab[..., 0], empty[..., 0], sheet, px_per_mm, margin_mm,
-                                  settings.cover)  # fmt: skip
-        for name, cell in zip(names, cells, strict=True):
-            if squares[name] == EMPTY and gone[cell] >= settings.covered_from:
-                squares[name], confidence[name], occupied[name] = UNKNOWN, 0.0, 0.0
     seen = Observation(profile.game, squares, confidence, board, occupied, looks, kept, margins)
-    return seen if most_of_each is None else keep_to_counts(seen, most_of_each)
+    if most_of_each is not None:
+        # Counted before the squares under a hand are taken out: a hand read as many
+        # pieces is what tells the count to leave the reading be (``keep_to_counts``).
+        seen = keep_to_counts(seen, most_of_each)
+    if settings.covered_from is None:
+        return seen
+    # A square read empty, or doubtfully as a piece, whose edges' steps to its neighbours
+    # are gone is under something opaque and smooth, a hand or a sleeve: what stands
+    # there is unknown.
+    gone = covered.steps_gone(lab[..., 0], empty[..., 0], sheet, px_per_mm, margin_mm,
+                              settings.cover)  # fmt: skip
+    hidden = [name for name, cell in zip(names, cells, strict=True)
+              if gone[cell] >= settings.covered_from and seen.squares[name] != UNKNOWN
+              and (seen.squares[name] == EMPTY
+                   or seen.confidence[name] < settings.covered_piece_below)]  # fmt: skip
+    if not hidden:
+        return seen
+    squares, confidence, occupied = dict(seen.squares), dict(seen.confidence), dict(seen.occupied)
+    looks, kept, margins = dict(seen.looks), dict(seen.views), dict(seen.margins)
+    for name in hidden:
+        squares[name], confidence[name], occupied[name] = UNKNOWN, 0.0, 0.0
+        for kept_of_it in (looks, kept, margins):
+            kept_of_it.pop(name, None)
+    return replace(seen, squares=squares, confidence=confidence, occupied=occupied,
+                   looks=looks, views=kept, margins=margins)  # fmt: skip
 
 
 def _glint_test(
