@@ -323,7 +323,10 @@ def read(
     most this many pieces of each kind in each colour stand on the board (the game's
     rules: ``most_of_each(state)``); a class read more often than that is read otherwise
     where that costs least, unless the reading is over by more than a few pieces in all
-    (``keep_to_counts``). ``fit_also``: squares (a table's squares a move hangs on)
+    (``keep_to_counts``). The count comes before the squares under a hand are reported
+    unknown (``ReaderSettings.covered_from``): a hand read as many pieces tells it to
+    leave the reading be, so on such a frame ``read(..., most_of_each=n)`` is not
+    ``keep_to_counts(read(...), n)``. ``fit_also``: squares (a table's squares a move hangs on)
     whose pieces are fitted with each kind's shape however sure their blobs are of their
     kind; where the fit finds the kind read there, by at least
     ``ReaderSettings.fit_also_sure``, how surely something stands there (``occupied``)
