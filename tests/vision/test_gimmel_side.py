@@ -139,3 +139,22 @@ def test_glinting_black_falcons_of_a_rendered_table_are_read_black():
     # Nothing else is read otherwise.
     changed = {n for n in seen.squares if seen.squares[n] != unsided.squares[n]}
     assert changed == {"e14", "a12"}
+
+
+def test_a_white_falcon_read_black_by_a_hair_is_read_white_by_its_light_side():
+    """Rendered table 221 read as it is, not sharpened (its frame is smeared by motion):
+    the white falcon on g11 is read as a black falcon by a margin of 0.04 without the
+    side's say; its side is as light as the set-up's white falcons' (``side_light``),
+    so it is read white, still in doubt."""
+    table = rendered_table(221)
+    assert table.truth["position"]["g11"] == "white falcon"
+    sideless = read(table.frame, table.sheet, table.profile, camera=table.camera,
+                    settings=ReaderSettings(blur=None, side_light_below=0.0))  # fmt: skip
+    seen = read(table.frame, table.sheet, table.profile, camera=table.camera,
+                settings=ReaderSettings(blur=None))  # fmt: skip
+    assert sideless.squares["g11"] == "black falcon"
+    assert sideless.margins["g11"]["white falcon"] < ReaderSettings().side_light_below
+    assert seen.squares["g11"] == "white falcon"
+    assert seen.confidence["g11"] < ReaderSettings().side_light_below
+    changed = {n for n in seen.squares if seen.squares[n] != sideless.squares[n]}
+    assert changed == {"g11"}
