@@ -16,6 +16,7 @@ from rules.gimmel.model import DrawLots, Kind, Place
 from rules.grid import Square
 from vision.readers.gimmel import (
     EMPTY,
+    KINDS_APART,
     MOST_TAUGHT,
     UNKNOWN,
     Observation,
@@ -174,7 +175,10 @@ def test_a_piece_doubtful_only_against_the_other_colour_is_sure_against_the_othe
                        occupied=dict(now.confidence), margins=margins)  # fmt: skip
     since = (reading(before).squares, before)
     assert mismatch(seen, GAME.play(before, cat), since) == 0.0
-    assert mismatch(seen, GAME.play(before, falcon), since) == 0.9
+    # 0.9 over the white falcon, weighed as a cat's margin over a falcon counts
+    # (``KINDS_APART``), at most 1.
+    assert mismatch(seen, GAME.play(before, falcon), since) == 1.0
+    assert mismatch(seen, GAME.play(before, falcon), since, apart={}) == 0.9
     # Without the margins the falcon costs what the nearest class does: 0.3.
     plain = Observation("gimmel", seen.squares, seen.confidence, occupied=seen.occupied)
     assert mismatch(plain, GAME.play(before, falcon), since) == 0.3
@@ -187,6 +191,45 @@ def test_a_piece_doubtful_only_against_the_other_colour_is_sure_against_the_othe
     assert explain(GAME, before, claim(seen)) == Verdict("move", move=cat)
     asked = explain(GAME, before, claim(plain))
     assert asked.kind == "question" and cat in asked.choices and falcon in asked.choices
+
+
+def test_a_cat_and_a_falcon_need_less_margin_between_them_than_a_falcon_and_a_beetle():
+    """gimmel.de.txt, "3.1 Setzen eines Steines" (a new piece on any empty square);
+    NOTES.md, Gimmel rules 1 and 2: white may set down a cat, a falcon or a beetle on
+    c3. A falcon read there by 0.6 over a cat is taken (the reader seldom takes the one
+    for the other: ``KINDS_APART``); a falcon read by 0.6 over a beetle is asked, as is
+    the cat without the weighing."""
+    before = start()
+    kinds = {k: Place(player=0, kind=Kind(k), to=Square.parse("c3"))
+             for k in ("cat", "falcon", "beetle")}  # fmt: skip
+    now = reading(GAME.play(before, kinds["falcon"]))
+    since = (reading(before).squares, before)
+
+    def seen(over_cat: float, over_beetle: float) -> Observation:
+        margins = {"c3": {"white falcon": 0.0, "white cat": over_cat,
+                          "white beetle": over_beetle, "black falcon": 0.95,
+                          "black cat": 0.95, "black beetle": 0.95}}  # fmt: skip
+        return Observation("gimmel", now.squares,
+                           now.confidence | {"c3": min(over_cat, over_beetle)},
+                           occupied=dict(now.confidence), margins=margins)  # fmt: skip
+
+    def verdict(observation: Observation, apart=None) -> Verdict:
+        claim = Claim("camera", matches=lambda s: shows(observation, s, since),
+                      mismatch=lambda s: mismatch(observation, s, since, apart),
+                      tolerance=0.75, margin=0.7)  # fmt: skip
+        return explain(GAME, before, claim)
+
+    assert KINDS_APART[frozenset({"cat", "falcon"})] == pytest.approx(0.7 / 0.5)
+    near_cat = seen(over_cat=0.6, over_beetle=0.9)
+    assert mismatch(near_cat, GAME.play(before, kinds["cat"]), since) == pytest.approx(0.84)
+    assert verdict(near_cat) == Verdict("move", move=kinds["falcon"])
+    asked = verdict(near_cat, apart={})
+    assert asked.kind == "question" and set(asked.choices) == {kinds["falcon"], kinds["cat"]}
+    # Under 0.5 between them, still asked.
+    assert verdict(seen(over_cat=0.45, over_beetle=0.9)).kind == "question"
+    near_beetle = verdict(seen(over_cat=0.9, over_beetle=0.6))
+    assert near_beetle.kind == "question"
+    assert set(near_beetle.choices) == {kinds["falcon"], kinds["beetle"]}
 
 
 def test_a_readings_margins_are_its_confidence_over_each_class():
