@@ -1206,7 +1206,7 @@ def _evidence(observation: Observation, state: Any, before: Before | None):
 #: side rule and the count), of about 10,000 cats and falcons read in their right colour,
 #: one was read as the other, by 0.12; 122 read right had a margin under 0.7 over the
 #: other, 21 under 0.5. A falcon was read as a beetle 10 times, by up to 0.79 (4 by 0.6
-#: or more), and a cat as a beetle 4 times, by up to 0.45. A table asked about, then
+#: or more), and a beetle as a cat 4 times, by up to 0.45. A table asked about, then
 #: took late, three pieces read by 0.66 to 0.71 between a cat and a falcon (rendered
 #: games 16, 42 and 51 of ``benchmarks/gimmel_table.py``).
 KINDS_APART: dict[frozenset[str], float] = {frozenset({"cat", "falcon"}): 0.7 / 0.5}
