@@ -101,10 +101,11 @@ def test_squares_read_doubtfully_as_pieces_under_a_hand_are_reported_unknown():
 
 
 def test_the_count_sees_a_hand_read_as_pieces_before_its_squares_are_unknown():
-    """Frame 956: a hand read as seven white beetles. Over the rules' four by more than
-    three, the count leaves the reading be (``keep_to_counts``); had the hand's doubtful
-    beetles been taken out first, it would have been over by three and emptied a14, a
-    real white beetle that differs little from its square."""
+    """Frame 956: a hand read as seven white beetles, nine with the two visible ones.
+    Over the rules' four by more than three, the count leaves the reading be
+    (``keep_to_counts``); had the hand's two doubtful beetles been taken out first, it
+    would have been over by three and emptied a14, a real white beetle that differs
+    little from its square."""
     table = benchmark_table(956)
     hidden = set(table.truth["unknown"])
     seen = gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera,
