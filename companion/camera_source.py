@@ -6,9 +6,11 @@ anything moves over the board (a hand) and until the picture has been still for 
 frames; only then is the board read (``vision.readers``), and only a reading that differs
 from the last one the table accepted, and that the next still frame confirms (its
 reading means the same to the rules), becomes a claim: "the board shows this". A still
-scene's latest frames are read together (``gimmel.vote``: each square what they say
-most, weighed by how sure each was), and a question the next still frame settles (one
-of its moves, surely) is answered rather than asked. The
+scene's frames are averaged from its first still one, and its latest readings are read
+together (``gimmel.vote``: each square what they say most, weighed by how sure each
+was); a question the next still frame settles (one of its moves, surely) is answered,
+whether it was asked on the tablet yet or not. The squares a reading has otherwise than
+the board last agreed to are read again, fitted (``gimmel.read``'s ``fit_also``). The
 tracker asks the rules what explains it: one move (played), a take-back, nothing (the
 table is as it was), several moves (asked on the tablet), or none (flagged and held
 until the table is put right). A misread never blocks the game: the next still frames
@@ -246,14 +248,29 @@ class CameraSource:
             self.table.on_change()
         picture = rectify(image, registration, MOTION_PX_PER_MM, 0.0)
         gate = self.gate.feed(picture, at)
-        if gate.moving or not gate.settled:
+        if gate.moving:
             self.pending.clear()  # a hand: what was read before it proves nothing
             self._forget_still()
             return None
+        # A still frame not yet settled is not read, but it is the still scene's picture
+        # all the same: averaged in, so that the first reading has the noise of several.
         picture = self.mean.add(image)
+        if not gate.settled:
+            return None
         try:
             read = self.read(picture, self.sheet, self.profile, registration=registration,
                              settings=self.settings, fit_also=self.in_question())  # fmt: skip
+            if not self.still:
+                # A still scene's first frame: the squares it reads otherwise than the
+                # board agreed to are what a move hangs on, read again fitted, so that
+                # the first reading is as sure as the next (a white piece set down on a
+                # light square, whose blob alone says only "maybe something", is not
+                # asked about and then confirmed a frame later).
+                changed = self.in_question(read)
+                if changed:
+                    read = self.read(picture, self.sheet, self.profile,
+                                     registration=registration, settings=self.settings,
+                                     fit_also=changed)  # fmt: skip
         except ValueError as error:  # the light too dark or blown out
             self.state.update(problem=str(error))
             return None
@@ -296,7 +313,9 @@ class CameraSource:
             then is not state or not agrees(verdict, expected) for then, verdict in recent
         ):
             return None  # one still frame is not enough: the next must say the same
-        self.pending.clear()
+        # A question stays pending, asked or not: the next still frame that reads one of
+        # its moves surely answers it (``agrees``), as it would have before it was asked.
+        self.pending = self.pending[-1:] if expected.kind == "question" else []
         if self.claimed_verdict == expected and (squares == self.claimed or held):
             # Already said; the table holds its flag or question. The same squares read
             # more surely may say more (the move it asked about): that is claimed.
@@ -312,16 +331,18 @@ class CameraSource:
             self.gate.accept()
         return verdict
 
-    def in_question(self) -> frozenset[str]:
-        """The squares the still scene's latest reading has otherwise than the reading the
-        table last agreed to: whether a move was made hangs on them, so the reader fits a
-        piece's shape there to say how surely one stands there (``gimmel.read``'s
-        ``fit_also``: a white piece on a light square is little unlike the board), which
-        costs too much for every square of every frame."""
-        if not self.still or self.agreed is None:
+    def in_question(self, reading: Any = None) -> frozenset[str]:
+        """The squares ``reading`` (by default the still scene's latest) has otherwise
+        than the reading the table last agreed to: whether a move was made hangs on them,
+        so the reader fits a piece's shape there to say how surely one stands there
+        (``gimmel.read``'s ``fit_also``: a white piece on a light square is little unlike
+        the board), which costs too much for every square of every frame."""
+        if reading is None:
+            reading = self.still[-1] if self.still else None
+        if reading is None or self.agreed is None:
             return frozenset()
         then = self.agreed[0]
-        return frozenset(name for name, label in self.still[-1].squares.items()
+        return frozenset(name for name, label in reading.squares.items()
                          if label != then.get(name))  # fmt: skip
 
     def _forget_still(self) -> None:
