@@ -290,29 +290,3 @@ def test_a_camera_reads_a_still_scenes_frames_as_their_mean(table, profile, monk
     for k in (1, 2, 3):
         window = np.array(frames[max(0, k - 2) : k + 1], np.float64).mean(axis=0)
         assert np.abs(given[k] - window).max() <= 0.5 + 1e-9, k
-
-
-def test_a_still_scenes_frames_before_it_settles_are_in_its_first_reading(
-    table, profile, monkeypatch
-):
-    # Frames still but not yet settled (``vision.motion.MotionGate``: still for too few
-    # frames) are not read, but they are the scene's picture: the first reading is their
-    # mean with the settled frame's. A frame with motion in it (a hand leaving) is not.
-    source = CameraSource(table, CameraConfig(SPEC, str(profile)), stop=threading.Event(),
-                          averaged=5)  # fmt: skip
-    given = []
-    monkeypatch.setattr(source, "read", lambda image, *a, **k: given.append(image) or 1 / 0)
-    monkeypatch.setattr(source, "read_registration", lambda image: None)
-    monkeypatch.setattr("calibration.board_plane.rectify", lambda image, *a: image[:, :, 0])
-    gates = iter([(False, False), (True, False), (False, False), (False, False), (False, True)])
-    monkeypatch.setattr(source.gate, "feed", lambda picture, at: type(
-        "Gate", (), dict(zip(("moving", "settled"), next(gates), strict=True)))())  # fmt: skip
-    rng = np.random.default_rng(4)
-    frames = [rng.integers(0, 256, (6, 8, 3), dtype=np.uint8) for _ in range(5)]
-    for k, frame in enumerate(frames[:4]):
-        assert source.step(frame, float(k)) is None  # not settled: nothing read
-    assert given == []
-    with pytest.raises(ZeroDivisionError):
-        source.step(frames[4], 4.0)
-    window = np.array(frames[2:], np.float64).mean(axis=0)  # after the moving frame
-    assert np.abs(given[0] - window).max() <= 0.5 + 1e-9
