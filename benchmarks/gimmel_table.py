@@ -29,8 +29,8 @@ Figures, never asserts. ``--games 100`` is the issue's set (long: rendering is m
 it; ``--jobs 2`` plays two games at once on two cores); ``--games 5`` gives a first look.
 A long run can be split, across processes or days: each part with ``--first`` and
 ``--per-game FILE``, then ``--merge FILE...`` prints the figures of all the parts' games.
-``--verbose`` says each move missed or taken wrongly, and each committed later than
-``LATE_S`` after the hand left.
+``--verbose`` says each move missed or taken wrongly, and each committed ``LATE_S`` or
+more after the hand left (they are counted: ``late``).
 
     .venv/bin/python benchmarks/gimmel_table.py --games 5
 """
@@ -121,7 +121,9 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
             # board again: no camera reads under it, and the wait starts from its leaving.
             left = max(left, hand_seen[0])
             if table.state is not before:
-                return clock.now - left
+                # In whole frames: the clock's sums of steps are not (five steps of
+                # 0.1 s came to 0.49999999999997 s, under the issue's 0.5 s).
+                return round(clock.now - left, DELAY_DIGITS)
         return None
 
     def put_back(before: object) -> None:
@@ -161,7 +163,7 @@ def play_game(seed: int, folder: Path, args, tally: dict, delays: list, work: li
         delay = until_moved(state)
         if args.verbose and (delay is None or table.state != after):
             say_what_went_wrong(seed, game, move, source.last_reading, position_of(after), table)
-        elif args.verbose and delay > LATE_S:
+        elif args.verbose and delay >= LATE_S:
             print(f"  seed {seed}: {game.move_text(move)} committed {delay:.1f} s after the "
                   "hand left", flush=True)  # fmt: skip
         if delay is None:
@@ -204,8 +206,17 @@ def one_game(seed: int, args) -> tuple[dict, list[float], list[float]]:
 #: At most this many moves the camera played are taken back to put a wrong one right.
 MOST_TAKEN_BACK = 5
 
-#: A commit later than this after the hand left is said with ``--verbose`` (issue 8's goal).
+#: A commit this long or longer after the hand left is late (issue 8's goal: under
+#: 0.5 s), counted, and said with ``--verbose``.
 LATE_S = 0.5
+#: Delays are kept to this many decimals of a second (whole frames of a clock's steps).
+DELAY_DIGITS = 6
+
+
+def late(delays: list[float]) -> int:
+    """How many of ``delays`` are ``LATE_S`` or longer, each rounded as the benchmark
+    rounds them now (a game recorded before came out 1e-13 short of whole frames)."""
+    return sum(1 for delay in delays if round(delay, DELAY_DIGITS) >= LATE_S)
 
 
 def say_what_went_wrong(seed: int, game, move, reading, truth: dict, table) -> None:
@@ -343,6 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         "delay_s_median": statistics.median(delays) if delays else None,
         "delay_s_p95": float(np.percentile(delays, 95)) if delays else None,
         "delay_s_max": max(delays) if delays else None,
+        "late": late(delays),
         "frame_work_ms_median": statistics.median(work) * 1000 if work else None,
         "frame_work_ms_p95": float(np.percentile(work, 95)) * 1000 if work else None,
     }
@@ -362,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     if delays:
         d = (figures["delay_s_median"], figures["delay_s_p95"], figures["delay_s_max"])
         print(f"  hand gone -> committed: median {d[0]:.2f} s, p95 {d[1]:.2f} s, max {d[2]:.2f} s")
+        print(f"  committed {LATE_S:g} s or more after the hand left: {figures['late']}")
     print(f"  camera work a frame (one core): median {figures['frame_work_ms_median']:.1f} ms, "
           f"p95 {figures['frame_work_ms_p95']:.1f} ms")  # fmt: skip
     return 0

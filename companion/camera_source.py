@@ -6,12 +6,15 @@ anything moves over the board (a hand) and until the picture has been still for 
 frames; only then is the board read (``vision.readers``), and only a reading that differs
 from the last one the table accepted, and that the next still frame confirms (its
 reading means the same to the rules), becomes a claim: "the board shows this". A still
-scene's latest frames are read together (``gimmel.vote``: each square what they say
-most, weighed by how sure each was), and a question the next still frame settles (one
-of its moves, surely) is answered rather than asked. The
-tracker asks the rules what explains it: one move (played), a take-back, nothing (the
-table is as it was), several moves (asked on the tablet), or none (flagged and held
-until the table is put right). A misread never blocks the game: the next still frames
+scene's latest frames are averaged, and its latest readings are read together
+(``gimmel.vote``: each square what they say most, weighed by how sure each was); a
+question the next still frame settles (one of its moves, surely) is answered, whether
+it was asked on the tablet yet or not. A still scene's first frame is read again with
+the squares its reading has otherwise than the board last agreed to fitted
+(``gimmel.read``'s ``fit_also``), as the next frames are read. The tracker asks the
+rules what explains it: one move (played), a take-back, nothing (the table is as it
+was), several moves (asked on the tablet), or none (flagged and held until the table is
+put right). A misread never blocks the game: the next still frames
 are read again, and what the rules allow is preferred.
 
 Like the serial devices (``companion.sources``), a camera reports its health: the frame
@@ -58,8 +61,10 @@ TOLERANCE = 0.75
 #: Between a cat and a falcon, which the reader seldom takes for each other, a margin
 #: weighs 1.4 times (``gimmel.KINDS_APART``), so 0.5 suffices there: all 100 games of
 #: ``benchmarks/gimmel_table.py`` (with ``ReaderSettings.side_light_below`` too), 3990
-#: of 4000 committed correctly against 3989, none falsely, 10 asked against 11, and 3
-#: commits 0.5 s or more after the hand left against 5, the latest 0.8 s against 1.5 s.
+#: of 4000 committed correctly against 3989, none falsely, 10 asked against 11, and 4
+#: commits 0.5 s or more after the hand left against 6, the latest 0.8 s against 1.5 s
+#: (counted in whole frames: said as 3 and 5 at first, a delay of five frames of 0.1 s
+#: summed to 0.49999999999997 s).
 MARGIN = 0.7
 
 
@@ -254,6 +259,17 @@ class CameraSource:
         try:
             read = self.read(picture, self.sheet, self.profile, registration=registration,
                              settings=self.settings, fit_also=self.in_question())  # fmt: skip
+            if not self.still:
+                # A still scene's first frame: the squares it reads otherwise than the
+                # board agreed to are what a move hangs on, read again fitted, so that
+                # the first reading is as sure as the next (a white piece set down on a
+                # light square, whose blob alone says only "maybe something", is not
+                # asked about and then confirmed a frame later).
+                changed = self.in_question(read)
+                if changed:
+                    read = self.read(picture, self.sheet, self.profile,
+                                     registration=registration, settings=self.settings,
+                                     fit_also=changed)  # fmt: skip
         except ValueError as error:  # the light too dark or blown out
             self.state.update(problem=str(error))
             return None
@@ -296,7 +312,9 @@ class CameraSource:
             then is not state or not agrees(verdict, expected) for then, verdict in recent
         ):
             return None  # one still frame is not enough: the next must say the same
-        self.pending.clear()
+        # A question stays pending, asked or not: the next still frame that reads one of
+        # its moves surely answers it (``agrees``), as it would have before it was asked.
+        self.pending = self.pending[-1:] if expected.kind == "question" else []
         if self.claimed_verdict == expected and (squares == self.claimed or held):
             # Already said; the table holds its flag or question. The same squares read
             # more surely may say more (the move it asked about): that is claimed.
@@ -312,16 +330,18 @@ class CameraSource:
             self.gate.accept()
         return verdict
 
-    def in_question(self) -> frozenset[str]:
-        """The squares the still scene's latest reading has otherwise than the reading the
-        table last agreed to: whether a move was made hangs on them, so the reader fits a
-        piece's shape there to say how surely one stands there (``gimmel.read``'s
-        ``fit_also``: a white piece on a light square is little unlike the board), which
-        costs too much for every square of every frame."""
-        if not self.still or self.agreed is None:
+    def in_question(self, reading: Any = None) -> frozenset[str]:
+        """The squares ``reading`` (by default the still scene's latest) has otherwise
+        than the reading the table last agreed to: whether a move was made hangs on them,
+        so the reader fits a piece's shape there to say how surely one stands there
+        (``gimmel.read``'s ``fit_also``: a white piece on a light square is little unlike
+        the board), which costs too much for every square of every frame."""
+        if reading is None:
+            reading = self.still[-1] if self.still else None
+        if reading is None or self.agreed is None:
             return frozenset()
         then = self.agreed[0]
-        return frozenset(name for name, label in self.still[-1].squares.items()
+        return frozenset(name for name, label in reading.squares.items()
                          if label != then.get(name))  # fmt: skip
 
     def _forget_still(self) -> None:

@@ -40,19 +40,23 @@ def test_the_parts_games_are_counted_together_if_played_alike(tmp_path):
     done = merge(first, second)
     assert done.returncode == 2  # another frame rate: another game, not a part of this one
     assert f"{second} line 1: seed 51 played with" in done.stderr
-    second.write_text(record(51, [1.5], fps=12.0, board_moves=1, correct=1) + "\n")
+    # Five frames of 0.1 s as a clock summing its steps counted them: 0.5 s, late.
+    second.write_text(record(51, [1.5, 0.4999999999999716], fps=12.0, board_moves=2,
+                             correct=2) + "\n")  # fmt: skip
     done = merge(first, second)
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
-    assert (figures["games"], figures["board_moves"], figures["correct"]) == (3, 5, 4)
+    assert (figures["games"], figures["board_moves"], figures["correct"]) == (3, 6, 5)
     assert (figures["missed"], figures["asked"]) == (1, 1)
-    # The delays of all the parts' games, not a part's: 0.2, 0.3, 0.4, 1.5.
-    assert figures["delay_s_median"] == 0.35
+    # The delays of all the parts' games, not a part's: 0.2, 0.3, 0.4, 0.5, 1.5.
+    assert figures["delay_s_median"] == 0.4
     assert figures["delay_s_max"] == 1.5
+    assert figures["late"] == 2  # 0.5 s and 1.5 s: not under the issue's 0.5 s
     printed = merge(first, second, json_out=False).stdout
     assert "3 games (seeds 1-2, 51)" in printed
     assert "12 frames/s" in printed  # the recorded games' rate, not the default 10
-    assert "committed correctly by the camera: 4 of 5" in printed
+    assert "committed correctly by the camera: 5 of 6" in printed
+    assert "committed 0.5 s or more after the hand left: 2" in printed
 
 
 def test_a_seed_recorded_twice_or_a_broken_line_is_named(tmp_path):

@@ -68,6 +68,21 @@ def run(source, frames, start=0.0, step=0.1):
     return verdicts
 
 
+def each_frame(source, readings):
+    """A reader giving the next of ``readings`` for each frame: a still scene's first
+    frame, read again fitted (``CameraSource.in_question``), reads as it did."""
+    given = {}
+
+    def read(*_, **__):
+        frame = source.state["frames"]
+        if frame not in given:
+            given.clear()
+            given[frame] = next(readings)
+        return given[frame]
+
+    return read
+
+
 def test_a_piece_set_down_under_a_hand_becomes_the_move(camera_table, sheet):
     table, source = camera_table
     empty = [scene(sheet, {}, 10 + i) for i in range(5)]
@@ -87,24 +102,28 @@ def test_a_piece_set_down_under_a_hand_becomes_the_move(camera_table, sheet):
 
 
 def test_the_squares_a_move_hangs_on_are_fitted_by_the_reader(camera_table, sheet):
-    # A still scene's first frame is read as every frame is; the next are read with a
-    # fit of every square its reading has otherwise than the board the table last agreed
-    # to (``CameraSource.in_question``), where a piece set down has to be judged.
+    # Every still frame is read with a fit of every square its reading has otherwise
+    # than the board the table last agreed to (``CameraSource.in_question``), where a
+    # piece set down has to be judged: a still scene's first frame is read, then read
+    # again fitted on the squares that reading changed; the next frames are read fitted
+    # on the squares the frame before changed.
     _, source = camera_table
     asked = []
     reader = source.read
 
     def read(*args, fit_also=frozenset(), **options):
-        asked.append(fit_also)
+        asked.append((len(source.still), fit_also))
         return reader(*args, fit_also=fit_also, **options)
 
     source.read = read
     assert run(source, [scene(sheet, {}, 90 + i) for i in range(5)]) == ["unchanged"]
-    assert set().union(*asked) == set()  # the board as agreed: nothing in question
+    assert set().union(*(fitted for _, fitted in asked)) == set()  # as agreed: nothing fitted
     asked.clear()
     placed = {"c3": "white beetle"}
     assert run(source, [scene(sheet, placed, 100 + i) for i in range(5)], start=1.0) == ["move"]
-    assert asked[0] == frozenset() and asked[1:] and all(a == {"c3"} for a in asked[1:])
+    assert asked[:2] == [(0, frozenset()), (0, {"c3"})]  # the first frame, read twice
+    assert asked[2:] and all(fitted == {"c3"} for before, fitted in asked[2:] if before)
+    assert [before for before, _ in asked[2:]] == list(range(1, len(asked) - 1))
 
 
 def test_a_table_reads_its_mounted_camera_as_such(camera_table, sheet):
@@ -251,7 +270,7 @@ def test_a_doubtful_square_read_differently_frame_to_frame_does_not_hold_a_move_
     tipping = [Observation("gimmel", placed | {"e5": label}, sure | {"e5": 0.3})
                for label in ("white beetle", "white cat")]  # fmt: skip
     frames = iter(tipping * 3)
-    source.read = lambda *_, **__: next(frames)
+    source.read = each_frame(source, frames)
     verdicts = []
     for i in range(6):
         verdict = source.step(frame, 2.0 + 0.1 * i)
@@ -267,7 +286,7 @@ def test_a_doubtful_square_read_differently_frame_to_frame_does_not_hold_a_move_
     moved = [Observation("gimmel", board | {"d12": kind}, sure) for kind in ("black cat",
              "black falcon")]  # fmt: skip
     frames = iter(moved * 3)
-    source.read = lambda *_, **__: next(frames)
+    source.read = each_frame(source, frames)
     before = table.journal.moves(table.game_id)
     assert run(source, [frame] * 6, start=4.0) == ["question"]
     assert table.journal.moves(table.game_id) == before  # no piece taken
@@ -310,7 +329,7 @@ def test_a_question_the_next_still_frame_settles_is_not_asked(camera_table, shee
     placed = board | {"d12": "black cat"}
     frames = iter([Observation("gimmel", placed, sure | {"d12": 0.5})]
                   + [Observation("gimmel", placed, sure)] * 3)  # fmt: skip
-    source.read = lambda *_, **__: next(frames)
+    source.read = each_frame(source, frames)
     verdicts = [source.step(frame, 2.0 + 0.1 * i) for i in range(2)]
     assert [None if v is None else v.kind for v in verdicts] == [None, "move"]
     assert table.journal.moves(table.game_id)[-1] == {
@@ -337,8 +356,24 @@ def test_a_question_asked_is_answered_by_the_camera_when_it_sees_surely(camera_t
     placed = board | {"d12": "black cat"}
     frames = iter([Observation("gimmel", placed, sure | {"d12": 0.3})] * 2
                   + [Observation("gimmel", placed, sure)] * 8)  # fmt: skip
-    source.read = lambda *_, **__: next(frames)
-    assert run(source, [frame] * 10, start=2.0) == ["question", "move"]
+    source.read = each_frame(source, frames)
+    explained = {}  # frame -> what the rules made of its reading
+    explain = table.explain
+
+    def explaining(claim):
+        state, verdict = explain(claim)
+        explained[len(verdicts)] = verdict.kind
+        return state, verdict
+
+    table.explain = explaining
+    verdicts = []
+    for i in range(10):
+        verdicts.append(source.step(frame, 2.0 + 0.1 * i))
+    said = [(i, v.kind) for i, v in enumerate(verdicts) if v is not None]
+    assert [kind for _, kind in said] == ["question", "move"]
+    # The first frame whose reading (voted with those before it) is the move answers
+    # the question asked: no second frame needs to say it again.
+    assert said[1][0] == min(i for i, kind in explained.items() if kind == "move")
     assert table.journal.moves(table.game_id)[-1] == {
         "type": "place", "player": 1, "piece": "cat", "to": "d12"}  # fmt: skip
     assert table.attention is None
