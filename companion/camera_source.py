@@ -256,9 +256,13 @@ class CameraSource:
             self._forget_still()
             return None
         picture = self.mean.add(image)
+
+        def read_fitted(squares: frozenset[str]) -> Any:
+            return self.read(picture, self.sheet, self.profile, registration=registration,
+                             settings=self.settings, fit_also=squares)  # fmt: skip
+
         try:
-            read = self.read(picture, self.sheet, self.profile, registration=registration,
-                             settings=self.settings, fit_also=self.in_question())  # fmt: skip
+            read = read_fitted(self.in_question())
             if not self.still:
                 # A still scene's first frame: the squares it reads otherwise than the
                 # board agreed to are what a move hangs on, read again fitted, so that
@@ -267,9 +271,7 @@ class CameraSource:
                 # asked about and then confirmed a frame later).
                 changed = self.in_question(read)
                 if changed:
-                    read = self.read(picture, self.sheet, self.profile,
-                                     registration=registration, settings=self.settings,
-                                     fit_also=changed)  # fmt: skip
+                    read = read_fitted(changed)
         except ValueError as error:  # the light too dark or blown out
             self.state.update(problem=str(error))
             return None
