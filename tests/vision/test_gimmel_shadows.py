@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from rendered_tables import benchmark_table
 
+from calibration.board_plane import rectified_size
 from calibration.profiles import board_squares, square_centre_px
 from vision.readers import gimmel
 
@@ -42,12 +43,10 @@ def test_a_neighbours_shadow_is_not_read_as_a_piece(beside_a_falcon):
 
 
 def _pictures(profile, sheet):
-    """An even empty board and a frame of it to draw on (the reading's scale)."""
+    """An even empty board and a frame of it to draw on (the reading's picture)."""
     ps = profile.settings
-    g = sheet.grid
-    side = (round((g.width_mm + 2 * ps.shape_margin_mm) * ps.shape_px_per_mm),
-            round((g.height_mm + 2 * ps.shape_margin_mm) * ps.shape_px_per_mm))  # fmt: skip
-    empty = np.zeros((side[1], side[0], 3), np.float32)
+    width, height = rectified_size(sheet, ps.shape_px_per_mm, ps.shape_margin_mm)
+    empty = np.zeros((height, width, 3), np.float32)
     empty[...] = (70.0, 8.0, 14.0)
     return empty.copy(), empty
 

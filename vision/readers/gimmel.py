@@ -28,7 +28,7 @@ import numpy as np
 
 from calibration import colour, sharpness, silhouettes, views
 from calibration.blobs import Blob, blob_parts, difference, shape_distance
-from calibration.board_plane import cell_boxes, rectify
+from calibration.board_plane import cell_boxes, rectified_size, rectify
 from calibration.profiles import (
     Profile,
     ProfileError,
@@ -303,9 +303,10 @@ def prepare(
     """Work out what reading with ``profile`` needs once (each set-up piece's view turned
     every way: a few tenths of a second; which squares are alike in colour, for their
     textures; given the ``sheet``, each kind's outline on every square as the camera saw
-    the set-up: a few more tenths), so that the first frame read takes no longer than
-    the others. A table calls it when it loads a profile; ``read`` does it itself
-    otherwise. ``ProfileError`` for a profile that cannot be read with."""
+    the set-up, and where a piece on it may shade its neighbours: a few more tenths), so
+    that the first frame read takes no longer than the others. A table calls it when it
+    loads a profile; ``read`` does it itself otherwise. ``ProfileError`` for a profile
+    that cannot be read with."""
     Kinds.of(profile, settings)
     # In the order a profile keeps its squares, which is the sheet's (``board_squares``).
     colours = np.ascontiguousarray(profile.square_colours(list(profile.squares)), np.float32)
@@ -319,6 +320,12 @@ def prepare(
         fitter = Fitter.of(profile, None, (), settings)
         fitter.masks(centres)
         fitter.outlines(centres)
+    if (sheet is not None and settings.shadow_like is not None and profile.lamp is not None
+            and profile.shapes is not None):  # fmt: skip
+        # Where each square's piece may shade its neighbours, from where the lamp is.
+        cells, ps = board_squares(sheet)[1], profile.settings
+        width = rectified_size(sheet, ps.shape_px_per_mm, ps.shape_margin_mm)[0]
+        shadow_zones(sheet, cells, range(len(cells)), profile, settings, width)
 
 
 def read(
@@ -1228,17 +1235,8 @@ def neighbour_shadows(
     when the profile has no lamp or shapes."""
     if profile.lamp is None or profile.shapes is None:
         return None
-    ps = profile.settings
-    px, margin = ps.shape_px_per_mm, ps.shape_margin_mm
-    lamp = tuple(float(v) for v in profile.lamp)
-    shapes = profile.piece_shapes
-    hyps = silhouettes.hypotheses(shapes, settings.fit)
-    half = round(settings.fit.half_mm * px)
-    grow = round(settings.shadow_grow_mm * px)
-    grid = sheet.grid
-    sizes = (grid.cell_width_mm, grid.cell_height_mm, grid.width_mm, grid.height_mm)
-    zones = {int(k): _beyond_square(shapes, hyps, lamp, cells[k], sizes, px, margin, half, grow,
-                                    unlike.shape[1]) for k in np.flatnonzero(casting)}  # fmt: skip
+    zones = shadow_zones(sheet, cells, np.flatnonzero(casting), profile, settings,
+                         unlike.shape[1])  # fmt: skip
     spots = np.concatenate(list(zones.values())) if zones else np.zeros(0, np.int64)
     spots = spots[unlike.ravel()[spots]]
     if len(spots):
@@ -1251,6 +1249,31 @@ def neighbour_shadows(
         spots, first = np.unique(spots[shadow], return_index=True)
         return NeighbourShadows(spots, cost[shadow][first], zones)
     return NeighbourShadows(spots, np.zeros(0, np.float32), zones)
+
+
+def shadow_zones(
+    sheet: Sheet,
+    cells: list[tuple[int, int]],
+    which: Any,
+    profile: Profile,
+    settings: ReaderSettings,
+    width: int,
+) -> dict[int, np.ndarray]:
+    """Where a piece on each square ``which`` (indices into ``cells``) may cast its
+    shadow on the other squares, from the profile's lamp (which it must have): flat
+    indices into the reading's picture (``width`` px wide: ``rectify``'s). Kept for the
+    lamp (``prepare`` works them out)."""
+    ps = profile.settings
+    px, margin = ps.shape_px_per_mm, ps.shape_margin_mm
+    lamp = tuple(float(v) for v in profile.lamp)
+    shapes = profile.piece_shapes
+    hyps = silhouettes.hypotheses(shapes, settings.fit)
+    half = round(settings.fit.half_mm * px)
+    grow = round(settings.shadow_grow_mm * px)
+    grid = sheet.grid
+    sizes = (grid.cell_width_mm, grid.cell_height_mm, grid.width_mm, grid.height_mm)
+    return {int(k): _beyond_square(shapes, hyps, lamp, cells[k], sizes, px, margin, half, grow,
+                                   width) for k in which}  # fmt: skip
 
 
 @functools.lru_cache(maxsize=1024)
