@@ -194,7 +194,25 @@ class ReaderSettings:
     hand's sleeve, its shadow or its knuckles read as a piece). On the reader
     benchmark's 1000 frames (a throwaway script), of the 960 squares under a hand read
     as pieces 201 are such squares, and none of the 15,171 visible ones read as pieces
-    (without asking how sure: 207, and 1 visible)."""
+    (without asking how sure: 207, and 1 visible).
+    ``shadow_like`` and ``shadow_grow_mm``: a piece's shadow falls away from the lamp,
+    onto the square beside it when the lamp is low or far to one side, and there it is
+    unlike the empty board as a piece is (a dark piece on a dark square, by colour
+    alone, is little unlike a shadow on it). Where a piece on a square that may hold one
+    (its share of unlike pixels) may cast its shadow (``neighbour_shadows``: every kind
+    turned every way, leaned from the profile's lamp onto the board, grown by
+    ``shadow_grow_mm`` for the shadow's soft edge and a lamp placed only roughly), on
+    the other squares of the grid, the pixels that look like the board in shadow (its
+    colour darkened, ``silhouettes.shadow_cost`` within ``shadow_like``) are left out
+    of those squares' shares, and the fit weighs a piece there against the board with
+    that shadow on it, not the bare board; a piece's fit keeps its own shadow, which its
+    shape explains. None never. On the 1000 frames of ``benchmarks/gimmel_reader.py``:
+    22 misread squares against 23 (780 g12, the shadow of a white falcon on f12 under
+    a low lamp read as a white cat, put right; none newly wrong; a first version, which
+    took the shadow a piece casts beyond the grid for the board, in its own fit too,
+    read seed 13's black falcon on h18, at the edge, as a beetle). At a table,
+    rendered game 67's empty a5, in the shadow of a black falcon just set down on a6,
+    is no longer read as a black cat (``benchmarks/gimmel_table.py``)."""
 
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
     #: camera: a square's band nearest the camera is where a neighbour's top leans in.
