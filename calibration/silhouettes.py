@@ -235,6 +235,37 @@ def _top_masks(shapes, hyps, key, px_per_mm, half_px):
     return tops.reshape(len(hyps), -1) * _cover_masks(shapes, hyps, key, px_per_mm, half_px)[0]
 
 
+def shadow_zone(
+    shapes: PieceShapes,
+    hyps: Sequence[Hypothesis],
+    centre_mm: np.ndarray,
+    lamp: np.ndarray,
+    px_per_mm: float,
+    half_px: int,
+    grow_px: int,
+) -> np.ndarray:
+    """Where a piece standing at ``centre_mm`` may darken the board, whichever
+    hypothesis it is: the union of every hypothesis's outline leaned from the ``lamp``
+    onto the board (its shadow and its own foot), grown by ``grow_px`` for the shadow's
+    soft edge and a lamp placed only roughly; a (2 half_px + 1)^2 bool patch centred on
+    ``centre_mm``. Worked out once for a lamp and square."""
+    key = _masks_key(centre_mm, None, lamp)
+    return _shadow_zone(shapes, tuple(hyps), key, px_per_mm, half_px, grow_px)
+
+
+@functools.lru_cache(maxsize=512)
+def _shadow_zone(shapes, hyps, key, px_per_mm, half_px, grow_px):
+    centre = np.array(key[0], np.float64) / 2
+    lamp = np.array(key[2], np.float64) * 20.0
+    zone = _fill_hulls(shapes, hyps, centre, lamp, px_per_mm, half_px).max(axis=0)
+    if grow_px > 0:
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow_px + 1, 2 * grow_px + 1))
+        zone = cv2.dilate(zone, disc)
+    zone = zone.astype(bool)
+    zone.flags.writeable = False  # kept: shared by every frame
+    return zone
+
+
 def _fill_hulls(shapes, hyps, centre, source, px_per_mm, half_px, top_only=False) -> np.ndarray:
     """Each hypothesis's outline (``top_only``: its points at its full height) leaned
     from ``source`` (or straight down without one), its convex hull filled: (H, side,
@@ -343,7 +374,7 @@ def offsets(settings: FitSettings, px_per_mm: float) -> list[tuple[int, int]]:
 def fit_scores(
     lab: np.ndarray,
     empty: np.ndarray,
-    difference: np.ndarray,
+    difference: np.ndarray | Sequence[np.ndarray],
     centres_px: Sequence[tuple[float, float]],
     masks: Sequence[tuple[np.ndarray, np.ndarray | None]],
     hyps: Sequence[Hypothesis],
@@ -359,7 +390,9 @@ def fit_scores(
     their ``difference``), each square with its own ``masks`` (``cover_masks``): the
     least, over the hypotheses of its kind and the offsets searched, of what its cover
     and shadow cost more than the empty board there. Lower explains better; the units
-    are Delta E times pixels. ``hyps`` come kind by kind (``hypotheses``' order). All
+    are Delta E times pixels. ``difference`` may also be one picture a square: what
+    the board should look like differs from square to square (a neighbour's shadow on
+    the board is part of it, the square's own piece's is not). ``hyps`` come kind by kind (``hypotheses``' order). All
     squares go through one pass of array work, which costs much less than one a
     square.
 
@@ -380,7 +413,7 @@ def fit_scores(
 def fit_scores_lit(
     lab: np.ndarray,
     empty: np.ndarray,
-    difference: np.ndarray,
+    difference: np.ndarray | Sequence[np.ndarray],
     centres_px: Sequence[tuple[float, float]],
     masks: Sequence[tuple[np.ndarray, np.ndarray | None]],
     hyps: Sequence[Hypothesis],
@@ -409,7 +442,7 @@ def fit_scores_lit(
 def _fit(
     lab: np.ndarray,
     empty: np.ndarray,
-    difference: np.ndarray,
+    difference: np.ndarray | Sequence[np.ndarray],
     centres_px: Sequence[tuple[float, float]],
     masks: Sequence[tuple[np.ndarray, ...]],
     hyps: Sequence[Hypothesis],
@@ -430,7 +463,10 @@ def _fit(
     box = half + reach
     spots = [(round(x), round(y)) for x, y in centres_px]
     lab_w = np.stack([_window(lab, x, y, box) for x, y in spots])
-    board = np.minimum(np.stack([_window(difference, x, y, box) for x, y in spots]), settings.cap)
+    per_square = [difference] * len(spots) if isinstance(difference, np.ndarray) else difference
+    board = np.minimum(np.stack([_window(d, x, y, box) for d, (x, y) in zip(per_square, spots,
+                                                                           strict=True)]),
+                       settings.cap)  # fmt: skip
     covers = [cover for cover, *_ in masks]  # each (H, P)
     glints = [n for n, (_, _, *top) in enumerate(masks) if top and top[0] is not None]
     colours = list(palettes)

@@ -1,7 +1,9 @@
 """What ``gimmel.prepare`` works out once a profile, so that a frame's time goes to the
 frame: each kind's outline on every square as the camera saw the set-up (the fit's cover
 masks, ``calibration.silhouettes.cover_masks``), used while the camera stays where the
-profile's photos were taken from (``Profile.eye``, within ``EYE_STAYS_MM``)."""
+profile's photos were taken from (``Profile.eye``, within ``EYE_STAYS_MM``), and where a
+piece on each may shade its neighbours (``gimmel.shadow_zones``, from the profile's
+lamp)."""
 
 from __future__ import annotations
 
@@ -29,13 +31,17 @@ def table():
 def test_a_prepared_profile_fits_a_frame_without_working_out_an_outline(table):
     sheet, profile, frame, camera, truth = table
     silhouettes._cover_masks.cache_clear()
+    gimmel._beyond_square.cache_clear()
     gimmel.prepare(profile, sheet=sheet)
     warmed = silhouettes._cover_masks.cache_info()
     assert warmed.currsize >= len(truth["position"]) + 100  # every square of 144
+    shaded = gimmel._beyond_square.cache_info()
+    assert profile.lamp is not None and shaded.currsize == 144  # where each may shade
     seen = gimmel.read(frame, sheet, profile, camera=camera)
     after = silhouettes._cover_masks.cache_info()
     assert after.hits > warmed.hits  # the frame had squares to fit ...
     assert after.misses == warmed.misses  # ... and worked out no outline for them
+    assert gimmel._beyond_square.cache_info().misses == shaded.misses  # nor a shadow
     assert seen.squares["b15"] == "white beetle"  # read as before (the texture test's)
 
 

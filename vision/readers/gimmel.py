@@ -28,7 +28,7 @@ import numpy as np
 
 from calibration import colour, sharpness, silhouettes, views
 from calibration.blobs import Blob, blob_parts, difference, shape_distance
-from calibration.board_plane import cell_boxes, rectify
+from calibration.board_plane import cell_boxes, rectified_size, rectify
 from calibration.profiles import (
     Profile,
     ProfileError,
@@ -194,7 +194,25 @@ class ReaderSettings:
     hand's sleeve, its shadow or its knuckles read as a piece). On the reader
     benchmark's 1000 frames (a throwaway script), of the 960 squares under a hand read
     as pieces 201 are such squares, and none of the 15,171 visible ones read as pieces
-    (without asking how sure: 207, and 1 visible)."""
+    (without asking how sure: 207, and 1 visible).
+    ``shadow_like`` and ``shadow_grow_mm``: a piece's shadow falls away from the lamp,
+    onto the square beside it when the lamp is low or far to one side, and there it is
+    unlike the empty board as a piece is (a dark piece on a dark square, by colour
+    alone, is little unlike a shadow on it). Where a piece on a square that may hold one
+    (its share of unlike pixels) may cast its shadow (``neighbour_shadows``: every kind
+    turned every way, leaned from the profile's lamp onto the board, grown by
+    ``shadow_grow_mm`` for the shadow's soft edge and a lamp placed only roughly), on
+    the other squares of the grid, the pixels that look like the board in shadow (its
+    colour darkened, ``silhouettes.shadow_cost`` within ``shadow_like``) are left out
+    of those squares' shares, and the fit weighs a piece there against the board with
+    that shadow on it, not the bare board; a piece's fit keeps its own shadow, which its
+    shape explains. None never. On the 1000 frames of ``benchmarks/gimmel_reader.py``:
+    22 misread squares against 23 (780 g12, the shadow of a white falcon on f12 under
+    a low lamp read as a white cat, put right; none newly wrong; a first version, which
+    took the shadow a piece casts beyond the grid for the board, in its own fit too,
+    read seed 13's black falcon on h18, at the edge, as a beetle). At a table,
+    rendered game 67's empty a5, in the shadow of a black falcon just set down on a6,
+    is no longer read as a black cat (``benchmarks/gimmel_table.py``)."""
 
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
     #: camera: a square's band nearest the camera is where a neighbour's top leans in.
@@ -229,6 +247,8 @@ class ReaderSettings:
     covered_from: float | None = 0.65
     covered_piece_below: float = 0.5
     cover: covered.CoverSettings = field(default_factory=covered.CoverSettings)
+    shadow_like: float | None = 10.0
+    shadow_grow_mm: float = 2.0
 
 
 #: The reading at a table: a piece whose kind the blob gives by a margin under 0.8 is
@@ -301,9 +321,10 @@ def prepare(
     """Work out what reading with ``profile`` needs once (each set-up piece's view turned
     every way: a few tenths of a second; which squares are alike in colour, for their
     textures; given the ``sheet``, each kind's outline on every square as the camera saw
-    the set-up: a few more tenths), so that the first frame read takes no longer than
-    the others. A table calls it when it loads a profile; ``read`` does it itself
-    otherwise. ``ProfileError`` for a profile that cannot be read with."""
+    the set-up, and where a piece on it may shade its neighbours: a few more tenths), so
+    that the first frame read takes no longer than the others. A table calls it when it
+    loads a profile; ``read`` does it itself otherwise. ``ProfileError`` for a profile
+    that cannot be read with."""
     Kinds.of(profile, settings)
     # In the order a profile keeps its squares, which is the sheet's (``board_squares``).
     colours = np.ascontiguousarray(profile.square_colours(list(profile.squares)), np.float32)
@@ -317,6 +338,12 @@ def prepare(
         fitter = Fitter.of(profile, None, (), settings)
         fitter.masks(centres)
         fitter.outlines(centres)
+    if (sheet is not None and settings.shadow_like is not None and profile.lamp is not None
+            and profile.shapes is not None):  # fmt: skip
+        # Where each square's piece may shade its neighbours, from where the lamp is.
+        cells, ps = board_squares(sheet)[1], profile.settings
+        width = rectified_size(sheet, ps.shape_px_per_mm, ps.shape_margin_mm)[0]
+        shadow_zones(sheet, cells, range(len(cells)), profile, settings, width)
 
 
 def read(
@@ -368,6 +395,20 @@ def read(
     # where a nearer neighbour's top leans in (from where the camera is: silhouettes.board_eye).
     bands = lean_bands(registration, sheet, cells, settings, ps.inset_mm, px_per_mm)
     shares = square_shares(unlike, boxes, cells, bands)
+    fit_by = unlike_by  # what the fit weighs a piece against: the board as it should look
+    shadows = None
+    if settings.shadow_like is not None:
+        shadows = neighbour_shadows(lab, empty, unlike, shares >= kinds.least_share, sheet,
+                                    cells, profile, settings)  # fmt: skip
+        if shadows is not None and len(shadows.spots):
+            unshaded = unlike.copy()
+            unshaded.ravel()[shadows.spots] = False
+            shares = square_shares(unshaded, boxes, cells, bands)
+            # The fit too weighs a piece against the empty board with its neighbours'
+            # shadows on it, not the bare board.
+            fit_by = shadows.on_board(unlike_by)
+        else:
+            shadows = None
     textures = relative_textures(lab[..., 0], boxes, cells, bands, profile.square_colours(names))
     squares, confidence, occupied, looks, margins = {}, {}, {}, {}, {}
 
@@ -492,13 +533,15 @@ def read(
             confirming[name] = (k, costs)
     fitter = None  # the frame's fit, worked out when first needed
     if doubtful or confirming:  # fitted all at once: one pass of array work for them all
-        fitter = Fitter.of(profile, registration, (lab, empty, unlike_by), settings)
+        fitter = Fitter.of(profile, registration, (lab, empty, fit_by), settings)
         asked = doubtful | confirming
         centres = [square_centre_px(sheet, cells[k], px_per_mm, margin_mm)
                    for k, _ in asked.values()]  # fmt: skip
         lits = ([lit_share(k, name) for name, (k, _) in asked.items()]
                 if settings.fit_follows_light else None)  # fmt: skip
-        fitted = fitter.weigh(centres, kinds.names, [c for _, c in asked.values()], lits)
+        boards = (None if shadows is None else
+                  [shadows.seen_from(k, fit_by, unlike_by) for k, _ in asked.values()])  # fmt: skip
+        fitted = fitter.weigh(centres, kinds.names, [c for _, c in asked.values()], lits, boards)
         least = settings.least_fit * px_per_mm * px_per_mm
         textured = settings.least_textured_fit * px_per_mm * px_per_mm
         # A square with no blob is looked at straight on first: whether its view looks
@@ -560,7 +603,7 @@ def read(
             squares[name], confidence[name] = kinds.decide(costs)
             margins[name] = kinds.margins(costs)
     if (settings.side_below > 0 or settings.side_light_below > 0) and kinds.sides and kept:
-        glints = _glint_test(fitter, profile, registration, (lab, empty, unlike_by), settings,
+        glints = _glint_test(fitter, profile, registration, (lab, empty, fit_by), settings,
                              sheet)  # fmt: skip
         for name in _colour_by_side(squares, margins, kept, kinds, settings.side_below,
                                     settings.side_dark,
@@ -1006,16 +1049,20 @@ class Fitter:
         self, centres_px: list[tuple[float, float]], names: tuple[str, ...],
         costs: list[np.ndarray | None],
         lit: list[float] | None = None,
+        boards: list[np.ndarray] | None = None,
     ) -> list[tuple[np.ndarray, float]]:  # fmt: skip
         """For the squares whose middles are at ``centres_px``, the classes' (``names``)
         distances ``costs`` (None: no blob to compare), each raised by its fit score above
         the best class's, weighted; and the best class's fit score (how much better than
         the empty board a piece explains the square's pixels: below zero). Given each
         square's ``lit`` share, the classes are scored with the pieces' colours as lit
-        as their squares (``silhouettes.fit_scores_lit``), the best class as they are."""
+        as their squares (``silhouettes.fit_scores_lit``), the best class as they are.
+        ``boards``: each square's difference from the board as it should look there
+        (``NeighbourShadows.seen_from``), instead of the frame's."""
         fit = self.settings.fit
         masks = self.masks(centres_px)
         lab, empty, unlike = self.pictures
+        unlike = unlike if boards is None else boards
         args = (lab, empty, unlike, centres_px, masks, self.hyps, self.palettes, self.px_per_mm)
         sides, outlines = self.side_palettes, self.outlines(centres_px)
         if lit is None:
@@ -1151,6 +1198,126 @@ def lean_bands(
     bands[:, 1] = np.where(lean[:, 1] > 0, np.ceil(reach[:, 1]), 0)
     bands[:, 3] = np.where(lean[:, 1] < 0, np.ceil(reach[:, 1]), 0)
     return bands
+
+
+@dataclass(frozen=True)
+class NeighbourShadows:
+    """The pieces' shadows on the squares beside them in a frame (``neighbour_shadows``):
+    the ``spots`` that look like one (flat indices into the reading's picture), their
+    ``costs`` as a shadow (``silhouettes.shadow_cost``), and per square that may hold a
+    piece (its index among the sheet's squares) where that piece may cast one (flat
+    indices)."""
+
+    spots: np.ndarray
+    costs: np.ndarray
+    zones: dict[int, np.ndarray]
+
+    def on_board(self, difference: np.ndarray) -> np.ndarray:
+        """``difference`` (each pixel's from the empty board) with the shadows' pixels
+        as far from the board as from the board in shadow."""
+        shaded = difference.copy()
+        shaded.ravel()[self.spots] = self.costs
+        return shaded
+
+    def seen_from(self, k: int, shaded: np.ndarray, bare: np.ndarray) -> np.ndarray:
+        """What the fit on square ``k`` weighs against: the board with its neighbours'
+        shadows (``shaded``, ``on_board``) but not its own piece's, which the piece's
+        shape explains (its pixels as ``bare`` has them)."""
+        zone = self.zones.get(k)
+        if zone is None:
+            return shaded
+        mine = np.zeros(shaded.size, bool)
+        mine[zone] = True
+        own = self.spots[mine[self.spots]]
+        if not len(own):
+            return shaded
+        picture = shaded.copy()
+        picture.ravel()[own] = bare.ravel()[own]
+        return picture
+
+
+def neighbour_shadows(
+    lab: np.ndarray,
+    empty: np.ndarray,
+    unlike: np.ndarray,
+    casting: np.ndarray,
+    sheet: Sheet,
+    cells: list[tuple[int, int]],
+    profile: Profile,
+    settings: ReaderSettings,
+) -> NeighbourShadows | None:
+    """The pixels of ``unlike`` that look like a shadow (the empty board darkened:
+    ``silhouettes.shadow_cost`` within ``settings.shadow_like``) where a piece on a
+    square that may hold one (``casting``, per square of ``cells``) may cast its shadow
+    (``silhouettes.shadow_zone``, from the profile's lamp) on the other squares; None
+    when the profile has no lamp or shapes."""
+    if profile.lamp is None or profile.shapes is None:
+        return None
+    zones = shadow_zones(sheet, cells, np.flatnonzero(casting), profile, settings,
+                         unlike.shape[1])  # fmt: skip
+    spots = np.concatenate(list(zones.values())) if zones else np.zeros(0, np.int64)
+    spots = spots[unlike.ravel()[spots]]
+    if len(spots):
+        seen = lab.reshape(-1, 3)[spots][:, None, :]
+        board = empty.reshape(-1, 3)[spots][:, None, :]
+        cost = silhouettes.shadow_cost(seen, board, settings.fit.shadow_range,
+                                       settings.fit.cap)[:, 0]  # fmt: skip
+        shadow = (cost <= settings.shadow_like) & (seen[:, 0, 0] < board[:, 0, 0])
+        # A pixel two neighbours may shade is one pixel.
+        spots, first = np.unique(spots[shadow], return_index=True)
+        return NeighbourShadows(spots, cost[shadow][first], zones)
+    return NeighbourShadows(spots, np.zeros(0, np.float32), zones)
+
+
+def shadow_zones(
+    sheet: Sheet,
+    cells: list[tuple[int, int]],
+    which: Any,
+    profile: Profile,
+    settings: ReaderSettings,
+    width: int,
+) -> dict[int, np.ndarray]:
+    """Where a piece on each square ``which`` (indices into ``cells``) may cast its
+    shadow on the other squares, from the profile's lamp (which it must have): flat
+    indices into the reading's picture (``width`` px wide: ``rectify``'s). Kept for the
+    lamp (``prepare`` works them out)."""
+    ps = profile.settings
+    px, margin = ps.shape_px_per_mm, ps.shape_margin_mm
+    lamp = tuple(float(v) for v in profile.lamp)
+    shapes = profile.piece_shapes
+    hyps = silhouettes.hypotheses(shapes, settings.fit)
+    half = round(settings.fit.half_mm * px)
+    grow = round(settings.shadow_grow_mm * px)
+    grid = sheet.grid
+    sizes = (grid.cell_width_mm, grid.cell_height_mm, grid.width_mm, grid.height_mm)
+    return {int(k): _beyond_square(shapes, hyps, lamp, cells[k], sizes, px, margin, half, grow,
+                                   width) for k in which}  # fmt: skip
+
+
+@functools.lru_cache(maxsize=1024)
+def _beyond_square(shapes, hyps, lamp, cell, sizes, px, margin, half, grow, picture_width):
+    """``neighbour_shadows``' zone of a piece on ``cell`` on the grid (``sizes``: a
+    square's width and height, the grid's, in mm) beyond its own square: flat indices
+    into the reading's picture (``picture_width`` px wide). The same for every frame
+    read with a profile (its lamp)."""
+    (row, col), (width_mm, height_mm, grid_width_mm, grid_height_mm) = cell, sizes
+    centre_mm = np.array([(col + 0.5) * width_mm, (row + 0.5) * height_mm])
+    zone = silhouettes.shadow_zone(shapes, hyps, centre_mm, np.array(lamp), px, half, grow)
+    ys, xs = np.nonzero(zone)
+    x = xs + round((centre_mm[0] + margin) * px) - half
+    y = ys + round((centre_mm[1] + margin) * px) - half
+
+    def within(at: np.ndarray, start_mm: float, end_mm: float) -> np.ndarray:
+        return (at >= round((start_mm + margin) * px)) & (at < round((end_mm + margin) * px))
+
+    # Its own square is its piece's, and beyond the grid there is no square to misread:
+    # only the shadow on the squares beside it is a neighbour's.
+    own = (within(x, col * width_mm, (col + 1) * width_mm)
+           & within(y, row * height_mm, (row + 1) * height_mm))  # fmt: skip
+    keep = within(x, 0.0, grid_width_mm) & within(y, 0.0, grid_height_mm) & ~own
+    spots = y[keep].astype(np.int64) * picture_width + x[keep]
+    spots.flags.writeable = False
+    return spots
 
 
 def position(state: Any) -> dict[str, str]:
