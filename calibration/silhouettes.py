@@ -392,9 +392,9 @@ def fit_scores(
     and shadow cost more than the empty board there. Lower explains better; the units
     are Delta E times pixels. ``difference`` may also be one picture a square: what
     the board should look like differs from square to square (a neighbour's shadow on
-    the board is part of it, the square's own piece's is not). ``hyps`` come kind by kind (``hypotheses``' order). All
-    squares go through one pass of array work, which costs much less than one a
-    square.
+    the board is part of it, the square's own piece's is not). ``hyps`` come kind by
+    kind (``hypotheses``' order). All squares go through one pass of array work, which
+    costs much less than one a square.
 
     A square whose masks hold a third, the pieces' tops (``cover_masks(top=True)``),
     is one where a top mirrors the lamp (``glint_tilt_deg``): there a top costs what
