@@ -74,7 +74,7 @@ def test_only_shadow_like_pixels_beside_a_piece_away_from_the_lamp(beside_a_falc
     away = _spot(profile, sheet, (row, col + 1), (-width / 2 + 4, 0))
     towards = _spot(profile, sheet, (row, col - 1), (width / 2 - 4, 0))
     own = _spot(profile, sheet, caster, (width / 2 - 4, 0))
-    far = _spot(profile, sheet, (row, col + 3), (0, 0))
+    far = _spot(profile, sheet, (row, col - 3), (0, 0))  # c12: on the grid, no neighbour
     shade = empty[0, 0] * 0.5 + np.array([8.0, 0.0, 0.0], np.float32)  # (L+16) halved
     for spot in (away, towards, own, far):
         lab[spot] = shade
@@ -97,7 +97,8 @@ def test_only_shadow_like_pixels_beside_a_piece_away_from_the_lamp(beside_a_falc
     # that shadow).
     bare = gimmel.difference(lab, empty)
     shaded = shadows.on_board(bare)
-    assert np.all(shaded[away] <= settings.shadow_like) and np.all(bare[away] > 18)
+    assert np.all(shaded[away] <= settings.shadow_like)
+    assert np.all(bare[away] > profile.settings.piece_delta_e)
     assert np.array_equal(shaded[towards], bare[towards])
     beside = shadows.seen_from(names.index("g12"), shaded, bare)
     assert beside is shaded
