@@ -97,13 +97,22 @@ def play_frame(
 
 
 def board_photo(
-    table: Table, game: str, seed: int, index: int, *, options: FrameOptions | None = None
+    table: Table,
+    game: str,
+    seed: int,
+    index: int,
+    *,
+    options: FrameOptions | None = None,
+    layout: dict[str, str] | None = None,
 ) -> Rendered:
     """Board photo ``index`` of the series ``seed`` (its table ``table``): 0 the empty
     board, any other the reference set-up, its pieces placed anew from the photo's own
-    stream (so that photo 3 is the same whether photos 0-2 were rendered or not)."""
+    stream (so that photo 3 is the same whether photos 0-2 were rendered or not).
+    ``layout``: the pieces a set-up photo shows (square -> piece; the set-up's own by
+    default, its turned layout for a turned photo: ``SetUp.turned``)."""
     effects = (options or FrameOptions()).effects
-    photo, position = ("empty", {}) if index == 0 else ("setup", load_setup(game).pieces)
+    photo, position = ("empty", {}) if index == 0 else (
+        "setup", load_setup(game).pieces if layout is None else layout)  # fmt: skip
     extra = {"kind": "board", "photo": photo, "seed": seed, "frame": index + 1}
     return render_frame(table, position, stream(seed, BOARD, index), hand=False,
                         options=FrameOptions(camera="fixed", effects=effects),
