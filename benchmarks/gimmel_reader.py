@@ -85,8 +85,7 @@ def frozen_set(seed: int, cache: Path, setups: int = 1, turned: int = 0):
         for name in missing:
             file, index, flag = frames[name]
             rendered = (play_frame(table, seed, 0) if index is None
-                        else board_photo(table, "gimmel", seed, index,
-                                         layout=layouts[flag]))  # fmt: skip
+                        else board_photo(table, "gimmel", seed, index, turned=flag))  # fmt: skip
             # The truth last, each file whole: a kept truth means a kept photo, even
             # with another run rendering the same seed.
             for suffix, data in ((".jpg", rendered.jpeg),
