@@ -272,7 +272,8 @@ class Profile:
     ``pieces`` for each class its colour (Lab mean and spread of its pixels), its share
     of the square (mean, spread) and ``instances``: each set-up piece of the class as a
     reader sees it (its square, its blob's Lab colour and shape features,
-    ``calibration.blobs.SHAPE_FEATURES``)."""
+    ``calibration.blobs.SHAPE_FEATURES``, its view, and ``"turned": true`` for a piece of
+    a photo of the set-up turned)."""
 
     game: str
     sheet: str
@@ -475,7 +476,7 @@ def learn(
     for (name, image), layout in later:
         view = _view(name, image, sheet, camera, settings, report)
         examples.append(_setup_examples((name, image), view, bare, partial, sheet, layout,
-                                        settings))  # fmt: skip
+                                        settings, turned=layout is turned))  # fmt: skip
     pieces: dict[str, dict[str, Any]] = {}
     for kind in setup.classes:
         colours = [c for e in examples for c in e.colours.get(kind, [])]
@@ -566,10 +567,13 @@ def _setup_examples(
     sheet: Sheet,
     setup: SetUp,
     settings: Settings,
+    *,
+    turned: bool = False,
 ) -> _Examples:
     """The pieces one photo of the set-up shows (``laid``, its view for colours), each
     against the empty board (``bare``); refused, naming the photo and the squares, when
-    many squares show none (the photo is not of the set-up)."""
+    many squares show none (the photo is not of the set-up). ``turned``: a photo of the
+    set-up turned (``SetUp.turned``), each of its instances marked so (``"turned"``)."""
     shape_view = view_board(photo[1], sheet, settings=settings, shape=True,
                             registration=laid.registration)  # fmt: skip
     # A set-up photo has no hand over the board; the change across a square there is its
@@ -596,7 +600,7 @@ def _setup_examples(
             continue
         found.instances.setdefault(kind, []).append(
             {"square": name, "share": round(share, 4), "lab": _round(blob.colour),
-             "shape": _round(blob.features)})  # fmt: skip
+             "shape": _round(blob.features)} | ({"turned": True} if turned else {}))  # fmt: skip
     _add_views(photo[1], laid, empty_view, found.instances, sheet, settings)
     # A piece or two much like its square (a white beetle on a light square in a dim
     # corner) teaches nothing and is passed over; many squares bare mean the photo is

@@ -212,7 +212,11 @@ class ReaderSettings:
     took the shadow a piece casts beyond the grid for the board, in its own fit too,
     read seed 13's black falcon on h18, at the edge, as a beetle). At a table,
     rendered game 67's empty a5, in the shadow of a black falcon just set down on a6,
-    is no longer read as a black cat (``benchmarks/gimmel_table.py``)."""
+    is no longer read as a black cat (``benchmarks/gimmel_table.py``).
+    ``turned_blobs``: whether the pieces of photos of the set-up turned
+    (``SetUp.turned``; ``"turned"`` instances) are examples for the blobs too (their
+    colour and outline, nearest example), not for the views alone. (Figures: being
+    measured.)"""
 
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
     #: camera: a square's band nearest the camera is where a neighbour's top leans in.
@@ -249,6 +253,7 @@ class ReaderSettings:
     cover: covered.CoverSettings = field(default_factory=covered.CoverSettings)
     shadow_like: float | None = 10.0
     shadow_grow_mm: float = 2.0
+    turned_blobs: bool = False
 
 
 #: The reading at a table: a piece whose kind the blob gives by a margin under 0.8 is
@@ -888,6 +893,10 @@ class Kinds:
                 "the profile has no examples of its pieces: learn the board again "
                 "(companion calibrate board)"
             )
+        viewed = [(k, e) for k, e in examples if "view" in e]
+        if not settings.turned_blobs:
+            # A turned set-up photo's pieces teach the views alone (see the setting).
+            examples = [(k, e) for k, e in examples if not e.get("turned")]
         kind_of = np.array([k for k, _ in examples])
         colours = np.array([e["lab"] for _, e in examples], np.float32)
         features = np.array([e["shape"] for _, e in examples], np.float32)
@@ -895,7 +904,6 @@ class Kinds:
         least_share = profile.settings.least_share
         shape_kinds = sorted({name.split()[-1] for name in names})
         class_kind = np.array([shape_kinds.index(name.split()[-1]) for name in names])
-        viewed = [(k, e) for k, e in examples if "view" in e]
         if not viewed:
             return cls(names, kind_of, colours, features, least_share, chroma, settings)
         try:
