@@ -509,6 +509,8 @@ def learn(
     if later:
         taught = sum(len(p["instances"]) for p in pieces.values())
         said += f", {taught} examples from {len(examples)} photos of the set-up"
+        if turned_setups:
+            said += f", {len(turned_setups)} of them turned"
     report(setup_photo[0], said)
     shown = {name: kind for name, kind in setup.pieces.items() if name not in first.missing}
     if shapes is None:
