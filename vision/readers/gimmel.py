@@ -213,6 +213,13 @@ class ReaderSettings:
     read seed 13's black falcon on h18, at the edge, as a beetle). At a table,
     rendered game 67's empty a5, in the shadow of a black falcon just set down on a6,
     is no longer read as a black cat (``benchmarks/gimmel_table.py``).
+    ``board_tone``: with ``follow_light``, a piece's lightness is taken back through
+    its square's tone (``square_tones``: the frame's line of lightness through the light
+    and the dark squares, now against the empty photo, and the square's own light
+    against that line), not divided by its square's own ratio alone: a camera's lower
+    contrast lifts a dark square, and a white piece on it divided by that is made
+    darker than it is (rendered seed 337's white falcon on c17 was read as a black
+    falcon by 0.57). (Figures: being measured.)
     ``turned_blobs``: whether the pieces of photos of the set-up turned
     (``SetUp.turned``; ``"turned"`` instances) are examples for the blobs too (their
     colour and outline, nearest example), not for the views alone. (Figures: being
@@ -254,6 +261,7 @@ class ReaderSettings:
     shadow_like: float | None = 10.0
     shadow_grow_mm: float = 2.0
     turned_blobs: bool = False
+    board_tone: bool = True
 
 
 #: The reading at a table: a piece whose kind the blob gives by a margin under 0.8 is
@@ -414,7 +422,8 @@ def read(
             fit_by = shadows.on_board(unlike_by)
         else:
             shadows = None
-    textures = relative_textures(lab[..., 0], boxes, cells, bands, profile.square_colours(names))
+    square_colours = profile.square_colours(names)  # as the empty photo showed them
+    textures = relative_textures(lab[..., 0], boxes, cells, bands, square_colours)
     squares, confidence, occupied, looks, margins = {}, {}, {}, {}, {}
 
     def lit_share(k: int, name: str) -> float:
@@ -424,6 +433,7 @@ def read(
         return float(empty[int(y), int(x), 0]) / max(profile.squares[name]["lab"][0], 1.0)
 
     parts = None
+    tones = None  # per square, how its neighbourhood is lit now: ``square_tones``
     blobs_seen = {}  # square -> (its index, its piece's blob)
     pieces = {}  # square -> (its index, the examples' costs), for the squares with a blob
     kept = {}  # square -> its piece's view (for ``teach``)
@@ -452,8 +462,18 @@ def read(
                 doubtful[name] = (k, None)
             continue
         if settings.follow_light:  # as lit as the set-up's pieces were (see settings)
-            lit = lit_share(k, name)
-            blob = replace(blob, colour=blob.colour * np.array([1.0 / lit, 1.0, 1.0], np.float32))
+            if settings.board_tone:
+                if tones is None:  # worked out once a frame, when the first piece is met
+                    tones = square_tones(empty, square_colours[:, 0], sheet, cells, px_per_mm,
+                                        margin_mm)  # fmt: skip
+                gain, offset = tones[k]
+            else:
+                gain, offset = lit_share(k, name), 0.0
+            blob = replace(
+                blob,
+                colour=blob.colour * np.array([1.0 / gain, 1.0, 1.0], np.float32)
+                - np.array([offset / gain, 0.0, 0.0], np.float32),
+            )
         blobs_seen[name] = (k, blob)
         looks[name] = (blob.colour.tolist(), blob.features.tolist())
         # As sure that something stands here as the square is unlike its empty self.
@@ -812,6 +832,55 @@ def keep_to_counts(
 #: ``frame_lightness`` takes a frame's light as the set-up's through a line no steeper or
 #: flatter than these (a wilder line is a few pieces misread, not the light).
 LIGHT_GAIN_RANGE = (0.5, 1.6)
+
+
+def square_tones(
+    empty: np.ndarray,
+    then: np.ndarray,
+    sheet: Sheet,
+    cells: tuple[tuple[int, int], ...],
+    px_per_mm: float,
+    margin_mm: float,
+) -> np.ndarray:
+    """Per square (at ``cells``), how it is lit now against the empty photo, as a line
+    in lightness (Lab L): (gain, offset), now = gain * then + offset. The ``empty``
+    board as lit now, at the squares' middles, against ``then``, the squares' lightness
+    in the empty photo (the profile's, in ``cells``' order):
+    the frame's tone is the line through the median lightness then and now of the light
+    squares and of the dark ones, and each square's own light is its ratio to what that
+    line says of it. A change of the camera's contrast lifts dark squares and dims light
+    ones at once, which one square's own ratio cannot tell from more light there: a
+    white piece on a dark square divided by its square's ratio is made darker than it
+    is; a lamp brighter on one side is each square's own light. Where the board's
+    squares are of one lightness, or the line is steeper or flatter than
+    ``TONE_GAIN_RANGE``, every square's own ratio alone (gain, 0). (N, 2)."""
+    ys, xs = _middles(sheet, cells, px_per_mm, margin_mm)
+    now = empty[ys, xs, 0].astype(np.float64)
+    then = np.asarray(then, np.float64)
+    light = then > then.mean()
+    gain, offset = 1.0, 0.0
+    if light.any() and (~light).any():
+        span = np.median(then[light]) - np.median(then[~light])
+        if span >= TONE_LEAST_SPAN:
+            slope = (np.median(now[light]) - np.median(now[~light])) / span
+            if TONE_GAIN_RANGE[0] < slope < TONE_GAIN_RANGE[1]:
+                gain, offset = slope, float(np.median(now[light]) - slope * np.median(then[light]))
+    own = now / np.maximum(gain * then + offset, 1.0)
+    return np.column_stack([own * gain, own * offset])
+
+
+#: ``square_tones``: the frame's line of lightness is believed within these gains, and
+#: where the light and the dark squares differ by this much lightness at least.
+TONE_GAIN_RANGE = (0.3, 3.0)
+TONE_LEAST_SPAN = 5.0
+
+
+@functools.lru_cache(maxsize=8)
+def _middles(sheet: Sheet, cells: tuple[tuple[int, int], ...], px_per_mm: float,
+             margin_mm: float) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Each square's middle pixel (row, column arrays) in the square-on picture."""
+    middles = [square_centre_px(sheet, cell, px_per_mm, margin_mm) for cell in cells]
+    return (np.array([int(y) for _, y in middles]), np.array([int(x) for x, _ in middles]))
 
 
 def frame_lightness(
