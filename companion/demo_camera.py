@@ -123,19 +123,15 @@ def calibrate_camera(folder: Path, render_table: Any, seed: int) -> Path:
 
 
 #: Photos of the set-up the demo's profile is learnt from, as docs/calibration.md
-#: advises (each adds examples of every kind, standing another way), the last
-#: :data:`TURNED_PHOTOS` of them of the set-up turned half a turn (``SetUp.turned``:
-#: examples of every kind at both ends of the board).
+#: advises (each adds examples of every kind, standing another way).
 SETUP_PHOTOS = 5
-TURNED_PHOTOS = 2
 
 
 def learn_profile(
     folder: Path, render_table: Any, rng: np.random.Generator, camera: Path | None = None
 ) -> Path:
     """Take the board photos with the demo table's camera (the empty board, then the
-    set-up :data:`SETUP_PHOTOS` times, its pieces placed anew each time, the last
-    :data:`TURNED_PHOTOS` turned) and learn its
+    set-up :data:`SETUP_PHOTOS` times, its pieces placed anew each time) and learn its
     appearance profile, as ``companion calibrate board`` does (with the camera's
     calibration file, when given); write photos and profile into ``folder`` and return
     the profile's path."""
@@ -147,10 +143,7 @@ def learn_profile(
     folder.mkdir(parents=True, exist_ok=True)
     photos = []
     shots = [("empty", {}), ("setup", setup.pieces)]
-    plain = SETUP_PHOTOS - TURNED_PHOTOS
-    turned = setup.turned(render_table.sheet)
-    shots += [(f"setup{k}", setup.pieces) for k in range(2, plain + 1)]
-    shots += [(f"turned{k}", turned.pieces) for k in range(1, TURNED_PHOTOS + 1)]
+    shots += [(f"setup{k}", setup.pieces) for k in range(2, SETUP_PHOTOS + 1)]
     for name, position in shots:
         options = FrameOptions(camera="fixed", effects=LIVE_EFFECTS)
         rendered = render_frame(render_table, position, rng, options=options, hand=False)
@@ -163,8 +156,7 @@ def learn_profile(
 
         intrinsics = CameraCalibration.load(camera).to_json()
     profile = learn(photos[0], photos[1], render_table.sheet, setup, camera=intrinsics,
-                    more_setups=photos[2 : plain + 1],
-                    turned_setups=photos[plain + 1 :])  # fmt: skip
+                    more_setups=photos[2:])  # fmt: skip
     path = folder / "gimmel-profile.json"
     profile.save(path)
     return path
