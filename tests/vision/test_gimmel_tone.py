@@ -88,7 +88,7 @@ def test_a_white_falcon_on_a_dark_square_under_lower_contrast_is_read_white():
     # neighbours (and itself) are lit 6 to 13 % more than in the empty photo, the light
     # squares around 5 % less: divided by its square's ratio, its top read as a black
     # falcon's by a margin of 0.57.
-    table = benchmark_table(337, turned=2)
+    table = benchmark_table(337)
 
     def read(settings):
         return gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera,
