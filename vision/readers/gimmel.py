@@ -465,7 +465,7 @@ def read(
             if settings.board_tone:
                 if tones is None:  # worked out once a frame, when the first piece is met
                     tones = square_tones(empty, square_colours[:, 0], sheet, cells, px_per_mm,
-                                        margin_mm)  # fmt: skip
+                                         margin_mm, shares < kinds.least_share)  # fmt: skip
                 gain, offset = tones[k]
             else:
                 gain, offset = lit_share(k, name), 0.0
@@ -841,30 +841,37 @@ def square_tones(
     cells: tuple[tuple[int, int], ...],
     px_per_mm: float,
     margin_mm: float,
+    bare: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per square (at ``cells``), how it is lit now against the empty photo, as a line
     in lightness (Lab L): (gain, offset), now = gain * then + offset. The ``empty``
     board as lit now, at the squares' middles, against ``then``, the squares' lightness
-    in the empty photo (the profile's, in ``cells``' order):
+    in the empty photo (the profile's, in ``cells``' order), from the squares ``bare``
+    (those that look like the empty board: no piece and no hand on them; all if None):
     the frame's tone is the line through the median lightness then and now of the light
     squares and of the dark ones, and each square's own light is its ratio to what that
     line says of it. A change of the camera's contrast lifts dark squares and dims light
     ones at once, which one square's own ratio cannot tell from more light there: a
     white piece on a dark square divided by its square's ratio is made darker than it
     is; a lamp brighter on one side is each square's own light. Where the board's
-    squares are of one lightness, or the line is steeper or flatter than
-    ``TONE_GAIN_RANGE``, every square's own ratio alone (gain, 0). (N, 2)."""
+    squares are of one lightness, fewer than ``TONE_FEWEST`` bare squares are of either,
+    or the line is steeper or flatter than ``TONE_GAIN_RANGE``, every square's own ratio
+    alone (gain, 0). (N, 2)."""
     ys, xs = _middles(sheet, cells, px_per_mm, margin_mm)
     now = empty[ys, xs, 0].astype(np.float64)
     then = np.asarray(then, np.float64)
     light = then > then.mean()
+    bright, dull = light, ~light
+    if bare is not None:
+        bright, dull = light & bare, ~light & bare
     gain, offset = 1.0, 0.0
-    if light.any() and (~light).any():
-        span = np.median(then[light]) - np.median(then[~light])
+    if bright.sum() >= TONE_FEWEST and dull.sum() >= TONE_FEWEST:
+        span = np.median(then[bright]) - np.median(then[dull])
         if span >= TONE_LEAST_SPAN:
-            slope = (np.median(now[light]) - np.median(now[~light])) / span
+            slope = (np.median(now[bright]) - np.median(now[dull])) / span
             if TONE_GAIN_RANGE[0] < slope < TONE_GAIN_RANGE[1]:
-                gain, offset = slope, float(np.median(now[light]) - slope * np.median(then[light]))
+                gain = slope
+                offset = float(np.median(now[bright]) - slope * np.median(then[bright]))
     own = now / np.maximum(gain * then + offset, 1.0)
     return np.column_stack([own * gain, own * offset])
 
@@ -873,6 +880,8 @@ def square_tones(
 #: where the light and the dark squares differ by this much lightness at least.
 TONE_GAIN_RANGE = (0.3, 3.0)
 TONE_LEAST_SPAN = 5.0
+#: ``square_tones``: bare squares of each lightness the frame's line needs at least.
+TONE_FEWEST = 8
 
 
 @functools.lru_cache(maxsize=8)
