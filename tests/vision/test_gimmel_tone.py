@@ -30,15 +30,16 @@ def board():
     return sheet, cells, then, middles
 
 
-def tones_now(board, then, light) -> np.ndarray:
+def tones_now(board, then, light, bare=None) -> np.ndarray:
     """``square_tones`` of the empty board as lit now: each square's middle its lightness
-    ``then`` through ``light`` (then, cell -> now)."""
+    ``then`` through ``light`` (then, cell -> now); ``bare``: the squares that look like
+    the empty board."""
     sheet, cells, _, middles = board
     size = tuple(int(mm + 2 * MARGIN_MM) + 1 for mm in (sheet.grid.height_mm, sheet.grid.width_mm))
     empty = np.zeros((*size, 3), np.float32)
     for (x, y), was, cell in zip(middles, then, cells, strict=True):
         empty[int(y), int(x), 0] = light(was, cell)
-    return gimmel.square_tones(empty, then, sheet, cells, PX_PER_MM, MARGIN_MM)
+    return gimmel.square_tones(empty, then, sheet, cells, PX_PER_MM, MARGIN_MM, bare)
 
 
 def back(tone: np.ndarray, now: float) -> float:
@@ -74,6 +75,31 @@ def test_a_lamp_brighter_on_one_side_is_each_squares_own_light(board):
         # A white piece of L 90 and a black one of L 30 in this square's light.
         for piece in (90.0, 30.0):
             assert back(tone, piece * scale(cell)) == pytest.approx(piece, rel=0.01)
+
+
+def test_the_frames_tone_is_drawn_from_the_squares_no_hand_or_piece_is_on(board):
+    """A hand over half the board (its skin lighter than any dark square, as light as a
+    light one): the squares it covers, and any piece's, are not bare and say nothing of
+    the frame's tone; the rest still give the camera's lower contrast."""
+    _, cells, then, _ = board
+    gain = (0.95 * LIGHT - 1.1 * DARK) / (LIGHT - DARK)
+    offset = 1.1 * DARK - gain * DARK
+    rows = 1 + max(r for r, _ in cells)
+    under = np.array([r < rows // 2 for r, _ in cells])
+
+    def light(was, cell):
+        return 78.0 if cell[0] < rows // 2 else gain * was + offset
+
+    hand_read_too = tones_now(board, then, light)
+    assert not np.allclose(hand_read_too[~under, 0], gain, atol=0.05)
+    tones = tones_now(board, then, light, bare=~under)
+    np.testing.assert_allclose(tones[~under], np.tile([gain, offset], ((~under).sum(), 1)),
+                               atol=1e-3)  # fmt: skip
+    # Too few bare squares of a lightness to draw a line: each square's own ratio.
+    few = np.zeros(len(cells), bool)
+    few[:10] = True
+    alone = tones_now(board, then, light, bare=few)
+    np.testing.assert_allclose(alone[:, 1], 0.0)
 
 
 def test_a_board_of_one_lightness_falls_back_to_each_squares_own_ratio(board):
