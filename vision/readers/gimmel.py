@@ -679,7 +679,10 @@ def _glint_test(
 ) -> Callable[[tuple[int, int]], bool]:
     """Whether a piece's top on a cell (row, column) mirrors the lamp into the camera
     (``Fitter.glints``): the frame's ``fitter`` if the fit made one, else one worked out
-    when first asked."""
+    when first asked; never where the profile knows no shapes to fit (no lamp to mirror
+    is known then either)."""
+    if fitter is None and (profile.shapes is None or not profile.palettes):
+        return lambda _cell: False
     made = [fitter] if fitter is not None else []
 
     def glints(cell: tuple[int, int]) -> bool:
