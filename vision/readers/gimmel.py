@@ -222,8 +222,10 @@ class ReaderSettings:
     falcon by 0.57). (Figures: being measured.)
     ``turned_blobs``: whether the pieces of photos of the set-up turned
     (``SetUp.turned``; ``"turned"`` instances) are examples for the blobs too (their
-    colour and outline, nearest example), not for the views alone. (Figures: being
-    measured.)"""
+    colour and outline, nearest example), not for the views alone: as blobs' examples
+    they read rendered seed 8's black falcon on f8 as white (a turned black falcon
+    stands on f8 itself), and turned photos are no better for the views alone
+    (docs/calibration.md, "Appearance profiles")."""
 
     #: The tallest piece's height (the falcon's), for the lean of tops away from the
     #: camera: a square's band nearest the camera is where a neighbour's top leans in.
