@@ -57,32 +57,47 @@ from rules import new_game
 from vision.readers import gimmel
 
 
-def frozen_set(seed: int, cache: Path, setups: int = 1):
-    """The seed's board photos (the empty board, then ``setups`` of the set-up) and its
-    play frame (image, truth), rendered once per reference set-up (the set-up photo
-    shows it: another set-up, other photos) and kept; a photo not yet kept is rendered
+def frozen_set(seed: int, cache: Path, setups: int = 1, turned: int = 0):
+    """The seed's board photos (the empty board, then ``setups`` of the set-up, the last
+    ``turned`` of them of the set-up turned: ``SetUp.turned``) and its play frame
+    (image, truth), rendered once and kept; a set-up photo is kept under its layout (the
+    same photo of another layout is another photo), and one not yet kept is rendered
     alone (each frame is drawn from its own stream)."""
-    pieces = json.dumps(load_setup("gimmel").pieces, sort_keys=True).encode()
-    folder = cache / f"setup-{hashlib.sha256(pieces).hexdigest()[:10]}" / f"seed-{seed:04d}"
-    # name -> board photo index (None: the play frame)
-    frames = {"empty": 0, "setup": 1, "play": None}
-    frames |= {f"setup{k}": k for k in range(2, setups + 1)}
-    missing = [n for n in frames if not (folder / f"{n}.json").is_file()]
+    if not 0 <= turned <= setups - 1:
+        raise ValueError(f"turned photos: expected 0 to {setups - 1} (got {turned})")
+    setup = load_setup("gimmel")
+    layouts = {False: setup.pieces, True: setup.turned(load_sheet("gimmel")).pieces}
+    digest = {flag: hashlib.sha256(json.dumps(pieces, sort_keys=True).encode()).hexdigest()[:10]
+              for flag, pieces in layouts.items()}  # fmt: skip
+    folder = cache / f"seed-{seed:04d}"
+    # name -> (file, board photo index or None for the play frame, turned)
+    frames = {"empty": ("empty", 0, False), "play": ("play", None, False)}
+    for k in range(1, setups + 1):
+        flag = k > setups - turned
+        name = "setup" if k == 1 else f"setup{k}"
+        frames[name] = (f"{name}-{digest[flag]}", k, flag)
+    missing = [n for n, (file, _, _) in frames.items() if not (folder / f"{file}.json").is_file()]
     if missing:
         from vision.render.series import board_photo, play_frame, series_table
 
         folder.mkdir(parents=True, exist_ok=True)
         table = series_table("gimmel", seed)
         for name in missing:
-            index = frames[name]
+            file, index, flag = frames[name]
             rendered = (play_frame(table, seed, 0) if index is None
-                        else board_photo(table, "gimmel", seed, index))  # fmt: skip
-            (folder / f"{name}.jpg").write_bytes(rendered.jpeg)
-            (folder / f"{name}.json").write_text(json.dumps(rendered.truth))
+                        else board_photo(table, "gimmel", seed, index, turned=flag))  # fmt: skip
+            # The truth last, each file whole: a kept truth means a kept photo, even
+            # with another run rendering the same seed.
+            for suffix, data in ((".jpg", rendered.jpeg),
+                                 (".json", json.dumps(rendered.truth).encode())):  # fmt: skip
+                part = folder / f"{file}{suffix}.{os.getpid()}"
+                part.write_bytes(data)
+                os.replace(part, folder / f"{file}{suffix}")
     return {
-        n: (cv2.imread(str(folder / f"{n}.jpg")), json.loads((folder / f"{n}.json").read_text()))
-        for n in frames
-    }
+        name: (cv2.imread(str(folder / f"{file}.jpg")),
+               json.loads((folder / f"{file}.json").read_text()))
+        for name, (file, _, _) in frames.items()
+    }  # fmt: skip
 
 
 #: What a misread visible cell got wrong, in the order printed.
@@ -152,13 +167,16 @@ def read_seed(seed: int, args) -> dict:
     sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
     # The rulebook's game (not the variant): how many of each piece its boards hold.
     most = gimmel.most_of_each(new_game("gimmel"))
-    frames = frozen_set(seed, Path(args.cache), args.setup_photos)
+    frames = frozen_set(seed, Path(args.cache), args.setup_photos, args.turned_photos)
     (empty, _), (laid, _), (play, truth) = frames["empty"], frames["setup"], frames["play"]
-    more = [(f"setup{k}", frames[f"setup{k}"][0]) for k in range(2, args.setup_photos + 1)]
+    plain = args.setup_photos - args.turned_photos
+    more = [(f"setup{k}", frames[f"setup{k}"][0]) for k in range(2, plain + 1)]
+    turned = [(f"setup{k}", frames[f"setup{k}"][0])
+              for k in range(plain + 1, args.setup_photos + 1)]  # fmt: skip
     camera = truth["camera"]
     try:
         profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera,
-                        more_setups=more)  # fmt: skip
+                        more_setups=more, turned_setups=turned)  # fmt: skip
     except ProfileError:
         # The board photos cannot teach (markers too small to find, say): a user would
         # take them again closer; the seed is counted and not scored.
@@ -195,6 +213,13 @@ def main(argv: list[str] | None = None) -> int:
         default=5,
         help="photos of the set-up the profile is learnt from (default 5)",
     )
+    parser.add_argument(
+        "--turned-photos",
+        type=int,
+        default=0,
+        help="of the set-up photos, how many (the last) show the set-up turned half a turn "
+        "(default 0)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--verbose", action="store_true",
                         help="say each misread visible cell as the frames are read")  # fmt: skip
@@ -204,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.first <= args.frames:
         parser.error(f"--first {args.first}: expected a seed from 1 to --frames ({args.frames})")
+    if not 0 <= args.turned_photos < args.setup_photos:
+        parser.error(f"--turned-photos {args.turned_photos}: expected 0 to "
+                     f"{args.setup_photos - 1} (the first photo shows the set-up)")  # fmt: skip
     if args.jobs < 1:
         parser.error(f"--jobs {args.jobs}: expected at least 1")
     seeds = range(args.first, args.frames + 1)
@@ -251,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         "frames": args.frames,
         "first": args.first,
         "setup_photos": args.setup_photos,
+        "turned_photos": args.turned_photos,
         "jobs": args.jobs,
         "read": boards,
         "refused_board_not_visible": refused,
@@ -278,7 +307,9 @@ def main(argv: list[str] | None = None) -> int:
              else f"{args.jobs} processes at once (the times on a shared machine)")
           + f", OpenCV {cv2.__version__}")  # fmt: skip
     print(f"  profiles learnt from the empty board and {args.setup_photos} set-up photo"
-          f"{'' if args.setup_photos == 1 else 's'} a seed")  # fmt: skip
+          f"{'' if args.setup_photos == 1 else 's'} a seed"
+          + (f", the last {args.turned_photos} of the set-up turned" if args.turned_photos
+             else ""))  # fmt: skip
     print(f"  read {boards}, refused (board not visible) {refused}, "
           f"no profile learnt from the board photos {unlearnt}")  # fmt: skip
     print(f"  visible cells right: {figures['cell_accuracy']:.4%} of {cells}")

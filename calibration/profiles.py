@@ -96,6 +96,22 @@ class SetUp:
     def classes(self) -> tuple[str, ...]:
         return tuple(sorted(set(self.pieces.values())))
 
+    def turned(self, sheet: Sheet) -> SetUp:
+        """The set-up turned half a turn about the board's middle: each piece on the
+        square opposite its own (a1 and h18 on Gimmel's 8 x 18 board). A tall piece
+        looks different near the camera and far from it; the set-up and the set-up
+        turned together show every kind at both ends of the board. A square keeps its
+        colour when the board has an even number of squares along a side."""
+        from rules.grid import Square
+
+        columns = sheet.grid.columns
+        turned = {}
+        for name, kind in self.pieces.items():
+            # The picture's row from the top is the turned square's row from White's edge.
+            row, column = square_cell(sheet, name)  # checks the name against the board
+            turned[str(Square(columns - 1 - column, row))] = kind
+        return SetUp(self.game, turned)
+
 
 def load_setup(game: str, path: str | Path | None = None) -> SetUp:
     if path is None:
@@ -256,7 +272,8 @@ class Profile:
     ``pieces`` for each class its colour (Lab mean and spread of its pixels), its share
     of the square (mean, spread) and ``instances``: each set-up piece of the class as a
     reader sees it (its square, its blob's Lab colour and shape features,
-    ``calibration.blobs.SHAPE_FEATURES``)."""
+    ``calibration.blobs.SHAPE_FEATURES``, its view, and ``"turned": true`` for a piece of
+    a photo of the set-up turned)."""
 
     game: str
     sheet: str
@@ -424,6 +441,7 @@ def learn(
     progress: Callable[[str, str], None] | None = None,
     shapes: Any = None,
     more_setups: Sequence[tuple[str, np.ndarray]] = (),
+    turned_setups: Sequence[tuple[str, np.ndarray]] = (),
 ) -> Profile:
     """Learn a profile from a photo of the empty board and one of the reference set-up
     (each a (name, BGR image) pair). A photo whose board is not visible, or whose set-up
@@ -433,7 +451,10 @@ def learn(
     their squares between photos: each piece of each is one more example of its kind (a
     reader compares a piece with the nearest example of each kind, so examples standing
     every way teach more than one way repeated); the palettes (the pieces' colours apart
-    from their shadows) and where the lamp is come from the first set-up photo alone."""
+    from their shadows) and where the lamp is come from the first set-up photo alone.
+    ``turned_setups``: photos of the set-up turned half a turn (``SetUp.turned``), its
+    pieces on the squares opposite theirs: examples of every kind at both ends of the
+    board."""
     report = progress or (lambda _name, _word: None)
     views = []
     for name, image in (empty, setup_photo):
@@ -450,10 +471,12 @@ def learn(
     partial = Profile(setup.game, sheet.name, settings, squares, {}, frame=frame)
     first = _setup_examples(setup_photo, laid, bare, partial, sheet, setup, settings)
     examples = [first]
-    for name, image in more_setups:
+    turned = setup.turned(sheet)
+    later = [(photo, setup) for photo in more_setups] + [(p, turned) for p in turned_setups]
+    for (name, image), layout in later:
         view = _view(name, image, sheet, camera, settings, report)
-        examples.append(_setup_examples((name, image), view, bare, partial, sheet, setup,
-                                        settings))  # fmt: skip
+        examples.append(_setup_examples((name, image), view, bare, partial, sheet, layout,
+                                        settings, turned=layout is turned))  # fmt: skip
     pieces: dict[str, dict[str, Any]] = {}
     for kind in setup.classes:
         colours = [c for e in examples for c in e.colours.get(kind, [])]
@@ -477,15 +500,17 @@ def learn(
             f"{setup_photo[0]}: no piece seen on {', '.join(squares_of)} ({', '.join(unseen)}): "
             f"lay out the reference set-up (docs/calibration.md) and photograph it again"
         )
-    for (name, _), found in zip((setup_photo, *more_setups), examples, strict=True):
+    for ((name, _), _), found in zip([(setup_photo, setup), *later], examples, strict=True):
         if found.missing:
             report(name, f"passed over {', '.join(sorted(found.missing))}: the piece there "
                    "differs too little from its square to learn from")  # fmt: skip
     on = len(setup.pieces) - len(first.missing)
     said = f"learnt {len(pieces)} kinds of piece on {on} squares"
-    if more_setups:
+    if later:
         taught = sum(len(p["instances"]) for p in pieces.values())
         said += f", {taught} examples from {len(examples)} photos of the set-up"
+        if turned_setups:
+            said += f", {len(turned_setups)} of them turned"
     report(setup_photo[0], said)
     shown = {name: kind for name, kind in setup.pieces.items() if name not in first.missing}
     if shapes is None:
@@ -502,7 +527,7 @@ def learn(
         where = "too even to place the lamp" if lamp is None else (
             f"the lamp {lamp[2] / 1000:.1f} m above the board")  # fmt: skip
         report(setup_photo[0], f"learnt the pieces' colours apart from their shadows; {where}")
-    photos = [empty[0], setup_photo[0], *(name for name, _ in more_setups)]
+    photos = [empty[0], setup_photo[0], *(name for (name, _), _ in later)]
     eye = silhouettes.board_eye(laid.registration)
     return Profile(setup.game, sheet.name, settings, squares, pieces, photos, frame,
                    palettes, lamp, None if shapes is None else shapes.data,
@@ -544,10 +569,13 @@ def _setup_examples(
     sheet: Sheet,
     setup: SetUp,
     settings: Settings,
+    *,
+    turned: bool = False,
 ) -> _Examples:
     """The pieces one photo of the set-up shows (``laid``, its view for colours), each
     against the empty board (``bare``); refused, naming the photo and the squares, when
-    many squares show none (the photo is not of the set-up)."""
+    many squares show none (the photo is not of the set-up). ``turned``: a photo of the
+    set-up turned (``SetUp.turned``), each of its instances marked so (``"turned"``)."""
     shape_view = view_board(photo[1], sheet, settings=settings, shape=True,
                             registration=laid.registration)  # fmt: skip
     # A set-up photo has no hand over the board; the change across a square there is its
@@ -574,7 +602,7 @@ def _setup_examples(
             continue
         found.instances.setdefault(kind, []).append(
             {"square": name, "share": round(share, 4), "lab": _round(blob.colour),
-             "shape": _round(blob.features)})  # fmt: skip
+             "shape": _round(blob.features)} | ({"turned": True} if turned else {}))  # fmt: skip
     _add_views(photo[1], laid, empty_view, found.instances, sheet, settings)
     # A piece or two much like its square (a white beetle on a light square in a dim
     # corner) teaches nothing and is passed over; many squares bare mean the photo is

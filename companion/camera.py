@@ -68,10 +68,12 @@ def calibrate_board(
     sheet: str | None,
     stream: TextIO,
     pieces: str | None = None,
+    turned: list[str] = (),
 ) -> int:
     """``companion calibrate board``: the empty board's photo, then one or more of the
     reference set-up (its pieces turned or nudged between photos: each adds examples of
-    each kind); the appearance profile. ``pieces``: a shapes file for the pieces."""
+    each kind), and ``turned``, photos of the set-up turned half a turn; the appearance
+    profile. ``pieces``: a shapes file for the pieces."""
     import cv2
 
     from calibration.camera import CameraCalibration
@@ -96,17 +98,19 @@ def calibrate_board(
             raise ProfileError(str(error)) from None
     intrinsics = CameraCalibration.load(camera).to_json() if camera else None
     photos = []
-    for path in images:
+    for path in [*images, *turned]:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise ProfileError(f"{path}: not a readable photo (missing, or not an image)")
         photos.append((Path(path).name, image))
+    photos, turned_photos = photos[: len(images)], photos[len(images) :]
 
     def progress(name: str, word: str) -> None:
         print(f"{name}  {word}", file=stream, flush=True)
 
     profile = learn(photos[0], photos[1], loaded, setup, camera=intrinsics, progress=progress,
-                    shapes=shapes, more_setups=photos[2:])  # fmt: skip
+                    shapes=shapes, more_setups=photos[2:],
+                    turned_setups=turned_photos)  # fmt: skip
     profile.save(out)
     print(f"written to {out}: {len(profile.squares)} squares, "
           f"{len(profile.pieces)} kinds of piece", file=stream)  # fmt: skip

@@ -121,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("game", help="the game (its marker sheet and reference set-up)")
     board.add_argument("images", nargs="+", help="the empty board's photo, then the set-up's "
                        "(one or more, the pieces turned a little between photos)")  # fmt: skip
+    board.add_argument("--turned", nargs="+", action="extend", default=[], metavar="PHOTO",
+                       help="photos of the set-up turned half a turn: each piece on the "
+                            "square opposite its own (docs/calibration.md)")  # fmt: skip
     board.add_argument("--out", required=True, help="the profile to write (JSON)")
     board.add_argument("--camera", help="the camera calibration file (companion calibrate camera)")
     board.add_argument("--sheet", help="a marker sheet file (default: the game's shipped sheet)")
@@ -157,6 +160,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="play",
         help="play positions, the board photos (empty, then set-up), or calibration photos",
     )
+    render.add_argument("--turned", type=int, default=0, metavar="N",
+                        help="board: the last N set-up photos of the set-up turned half a "
+                             "turn (default 0)")  # fmt: skip
 
     reading = commands.add_parser("read", help="read board photos: what stands where")
     reading.add_argument("game", help="the game on the photos")
@@ -235,7 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             count = args.count if args.count is not None else 2 if args.kind == "board" else 10
             return render_command(args.game, seed=args.seed, count=count, out=args.out,
-                                  stream=sys.stdout, kind=args.kind)  # fmt: skip
+                                  stream=sys.stdout, kind=args.kind,
+                                  turned=args.turned)  # fmt: skip
         if args.command == "read":
             from companion import camera
 
@@ -261,7 +268,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return camera.calibrate_board(args.game, args.images, out=args.out,
                                           camera=args.camera, sheet=args.sheet,
-                                          pieces=args.pieces, stream=sys.stdout)  # fmt: skip
+                                          pieces=args.pieces, turned=args.turned,
+                                          stream=sys.stdout)  # fmt: skip
         if args.command == "calibrate":
             from companion import camera
 

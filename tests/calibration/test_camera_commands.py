@@ -65,6 +65,19 @@ def test_calibrate_board_learns_a_profile_from_its_photos(tmp_path, sheet, capsy
     assert more.photos == ["empty.png", "setup.png", "setup2.png"]
     assert all(len(more.pieces[k]["instances"]) == 2 * len(profile.pieces[k]["instances"])
                for k in profile.pieces)  # fmt: skip
+    # A photo of the set-up turned half a turn, said so: its pieces stand on the squares
+    # opposite theirs. Given as a photo of the set-up itself, it is refused by its name.
+    round_ = photo_file(tmp_path / "turned.png", sheet, setup.turned(sheet).pieces, 4)
+    assert main(["calibrate", "board", "gimmel", str(empty), str(laid), "--out", str(out),
+                 "--turned", str(round_)]) == 0  # fmt: skip
+    assert "turned.png  board found" in capsys.readouterr().out
+    turned = Profile.load(out, game="gimmel", sheet=sheet.name)
+    assert turned.photos == ["empty.png", "setup.png", "turned.png"]
+    assert {e["square"] for e in turned.pieces["black cat"]["instances"]} == {
+        "f7", "b16", "a1", "h15", "c12", "g3", "h18", "a4"}  # fmt: skip
+    assert main(["calibrate", "board", "gimmel", str(empty), str(laid), str(round_),
+                 "--out", str(out)]) == 2  # fmt: skip
+    assert "turned.png: no piece seen on" in capsys.readouterr().err
     # A shapes file for the pieces that cannot be used: named, and nothing learnt.
     broken = tmp_path / "pieces.toml"
     broken.write_text('shapes = 1\ngame = "gimmel"\n[falcon]\nform = "sphere"\n')

@@ -222,6 +222,48 @@ def test_more_set_up_photos_add_their_pieces_as_examples(sheet, setup):
               more_setups=[("bare.png", photo(sheet, {}, 8))])  # fmt: skip
 
 
+def test_the_setup_turned_puts_each_piece_on_the_opposite_square_of_its_own_colour(sheet, setup):
+    """The set-up turned half a turn about the board's middle (docs/calibration.md,
+    "Appearance profiles"): every piece on the square opposite its own, so that the two
+    layouts show every kind near the camera's end of the board and far from it."""
+    turned = setup.turned(sheet)
+    assert turned.pieces["a1"] == setup.pieces["h18"] == "black beetle"
+    assert turned.pieces["h18"] == setup.pieces["a1"] == "black cat"
+    assert turned.pieces["g16"] == setup.pieces["b3"] == "white beetle"
+    assert sorted(turned.pieces.values()) == sorted(setup.pieces.values())
+    assert turned.turned(sheet) == setup
+    names, columns, rows = square_names(sheet), sheet.grid.columns, sheet.grid.rows
+    for name, kind in setup.pieces.items():
+        row, column = square_cell(sheet, name)
+        opposite = names[(rows - 1 - row) * columns + (columns - 1 - column)]
+        assert turned.pieces[opposite] == kind
+        # Light stays light, dark stays dark: 8 x 18 squares, even along both sides.
+        assert sum(square_cell(sheet, opposite)) % 2 == (row + column) % 2
+
+
+def test_photos_of_the_setup_turned_teach_the_pieces_where_the_turned_layout_has_them(sheet, setup):
+    """A photo of the set-up turned (``turned_setups``, ``companion calibrate board
+    --turned``) adds each piece as an example standing on its turned square; the same
+    photo given as a photo of the set-up itself is refused, naming its bare squares."""
+    empty = ("e.png", photo(sheet, {}, 4))
+    first = ("s1.png", photo(sheet, setup.pieces, 5))
+    turned = setup.turned(sheet)
+    round_ = ("t1.png", photo(sheet, turned.pieces, 6))
+    said = []
+    both = learn(empty, first, sheet, setup, shapes=toy_shapes(), turned_setups=[round_],
+                 progress=lambda name, word: said.append((name, word)))  # fmt: skip
+    for kind in setup.classes:
+        squares = [e["square"] for e in both.pieces[kind]["instances"]]
+        own = sorted(n for n, k in setup.pieces.items() if k == kind)
+        opposite = sorted(n for n, k in turned.pieces.items() if k == kind)
+        assert sorted(squares[: len(own)]) == own and sorted(squares[len(own) :]) == opposite
+    assert both.photos == ["e.png", "s1.png", "t1.png"]
+    assert any("48 examples from 2 photos of the set-up, 1 of them turned" in word
+               for _, word in said)  # fmt: skip
+    with pytest.raises(ProfileError, match=r"t1\.png: no piece seen on"):
+        learn(empty, first, sheet, setup, shapes=toy_shapes(), more_setups=[round_])
+
+
 def test_the_frame_around_the_grid_is_known_so_an_edge_piece_is_not_joined_to_it(profile, sheet):
     """The reading's picture has a margin around the grid (where a piece on an edge
     square may lean over): the profile knows the frame's colour there, so on the bare

@@ -42,17 +42,22 @@ def rendered_table(seed: int) -> Table:
     return Table(sheet, profile, decode(play), play.truth)
 
 
-def benchmark_table(seed: int, setups: int = 5) -> Table:
+def benchmark_table(seed: int, setups: int = 5, turned: int = 0) -> Table:
     """The reader benchmark's frame ``seed`` (``benchmarks/gimmel_reader.py``'s frozen set,
     rendered here rather than kept): the empty board, ``setups`` photos of the set-up,
-    and its play frame, with the profile learnt from all the board photos."""
+    the last ``turned`` of them of the set-up turned (``--turned-photos``), and its play
+    frame, with the profile learnt from all the board photos."""
     from vision.render.series import board_photo, play_frame, series_table
 
     sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
     table = series_table("gimmel", seed)
-    photos = [decode(board_photo(table, "gimmel", seed, k)) for k in range(setups + 1)]
+    plain = setups - turned
+    photos = [decode(board_photo(table, "gimmel", seed, k, turned=k > plain))
+              for k in range(setups + 1)]  # fmt: skip
     play = play_frame(table, seed, 0)
-    more = [(f"setup{k}", photos[k]) for k in range(2, setups + 1)]
+    more = [(f"setup{k}", photos[k]) for k in range(2, plain + 1)]
+    round_ = [(f"setup{k}", photos[k]) for k in range(plain + 1, setups + 1)]
     profile = learn(("empty", photos[0]), ("setup", photos[1]), sheet, setup,
-                    camera=play.truth["camera"], more_setups=more)  # fmt: skip
+                    camera=play.truth["camera"], more_setups=more,
+                    turned_setups=round_)  # fmt: skip
     return Table(sheet, profile, decode(play), play.truth)

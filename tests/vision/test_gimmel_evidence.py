@@ -5,6 +5,8 @@ does not block every move made elsewhere on the board."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from rendered_tables import benchmark_table, rendered_table
@@ -304,9 +306,10 @@ def test_a_class_read_more_often_than_the_rules_allow_is_read_otherwise_where_ch
 #: are read here as they are: sharpened first (``ReaderSettings.blur``), the reader
 #: reads both pieces right by their looks alone; and 221's white falcon, read black by
 #: a hair, is read white by its light side (``ReaderSettings.side_light_below``), so
-#: that too is left out here.
+#: that too is left out here; and both are read right once their lightness is taken
+#: back through their squares' tone (``ReaderSettings.board_tone``), left out too.
 OVER = ((221, "g11", "white falcon"), (681, "b7", "black cat"))
-AS_THEY_ARE = ReaderSettings(blur=None, side_light_below=0.0)
+AS_THEY_ARE = ReaderSettings(blur=None, side_light_below=0.0, board_tone=False)
 
 
 @pytest.mark.parametrize(("seed", "square", "piece"), OVER)
@@ -321,6 +324,9 @@ def test_the_rules_count_puts_right_a_piece_read_as_the_other_colour(seed, squar
                 settings=AS_THEY_ARE)  # fmt: skip
     assert kept.squares[square] == piece
     assert kept.squares == keep_to_counts(alone, 4).squares
+    toned = read(table.frame, table.sheet, table.profile, camera=table.camera,
+                 settings=replace(AS_THEY_ARE, board_tone=True))  # fmt: skip
+    assert toned.squares[square] == piece
 
 
 def test_a_reading_far_over_the_count_is_left_as_it_is():

@@ -142,16 +142,21 @@ def test_glinting_black_falcons_of_a_rendered_table_are_read_black():
 
 
 def test_a_white_falcon_read_black_by_a_hair_is_read_white_by_its_light_side():
-    """Rendered table 221 read as it is, not sharpened (its frame is smeared by motion):
-    the white falcon on g11 is read as a black falcon by a margin of 0.04 without the
-    side's say; its side is as light as the set-up's white falcons' (``side_light``),
-    so it is read white, still in doubt."""
+    """Rendered table 221 read as it is, not sharpened (its frame is smeared by motion),
+    its lightness divided by its square's own ratio (not its tone, which reads it white
+    at once: ``board_tone``): the white falcon on g11 is read as a black falcon by a
+    margin of 0.04 without the side's say; its side is as light as the set-up's white
+    falcons' (``side_light``), so it is read white, still in doubt."""
     table = rendered_table(221)
     assert table.truth["position"]["g11"] == "white falcon"
     sideless = read(table.frame, table.sheet, table.profile, camera=table.camera,
-                    settings=ReaderSettings(blur=None, side_light_below=0.0))  # fmt: skip
+                    settings=ReaderSettings(blur=None, side_light_below=0.0,
+                                            board_tone=False))  # fmt: skip
     seen = read(table.frame, table.sheet, table.profile, camera=table.camera,
-                settings=ReaderSettings(blur=None))  # fmt: skip
+                settings=ReaderSettings(blur=None, board_tone=False))  # fmt: skip
+    toned = read(table.frame, table.sheet, table.profile, camera=table.camera,
+                 settings=ReaderSettings(blur=None, side_light_below=0.0))  # fmt: skip
+    assert toned.squares["g11"] == "white falcon"
     assert sideless.squares["g11"] == "black falcon"
     assert sideless.margins["g11"]["white falcon"] < ReaderSettings().side_light_below
     assert seen.squares["g11"] == "white falcon"

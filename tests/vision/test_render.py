@@ -18,6 +18,7 @@ import pytest
 from calibration.camera import calibrate, make_pattern
 from calibration.profiles import learn, load_setup
 from calibration.registration import apply_homography, camera_model, register
+from calibration.sheet import load_sheet
 from rules import get_game
 from vision.render.command import render_command
 from vision.render.frame import render_frame
@@ -241,6 +242,33 @@ def test_further_board_photos_show_the_set_up_placed_anew(table):
     setup = load_setup("gimmel")
     assert all(r.truth["position"] == setup.pieces for r in four[1:])
     assert four[2].jpeg != four[1].jpeg and four[3].jpeg != four[2].jpeg
+
+
+def test_the_last_board_photos_can_show_the_set_up_turned(table, tmp_path, capsys):
+    """``companion render --kind board --count 4 --turned 1``: the last set-up photo
+    shows the set-up turned half a turn (``SetUp.turned``), its truth saying so; the
+    photos before it are those of an unturned series. Turning every set-up photo, or a
+    play frame, is refused before anything is written."""
+    from companion.cli import main
+
+    setup = load_setup("gimmel")
+    plain = list(render_series("gimmel", SEED, 4, "board", table=table))
+    turned = list(render_series("gimmel", SEED, 4, "board", table=table, turned=1))
+    assert [r.jpeg for r in turned[:3]] == [r.jpeg for r in plain[:3]]
+    assert turned[3].truth["position"] == setup.turned(load_sheet("gimmel")).pieces
+    assert turned[3].truth["turned"] is True and "turned" not in turned[2].truth
+    assert main(["render", "gimmel", "--seed", "11", "--kind", "board", "--count", "3",
+                 "--turned", "1", "--out", str(tmp_path / "t")]) == 0  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("frame-0002.jpg: setup board, 24 pieces")
+    assert lines[2].startswith("frame-0003.jpg: setup board, the set-up turned, 24 pieces")
+    with pytest.raises(RenderError, match=r"turned: expected 0 to 1 of the 2 set-up photos"):
+        render_command("gimmel", seed=1, count=3, out=str(tmp_path / "x"),
+                       stream=io.StringIO(), kind="board", turned=2)  # fmt: skip
+    with pytest.raises(RenderError, match="only board photos"):
+        render_command("gimmel", seed=1, count=3, out=str(tmp_path / "y"),
+                       stream=io.StringIO(), turned=1)  # fmt: skip
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
 
 
 def test_play_positions_mix_openings_and_middle_games():

@@ -8,6 +8,7 @@ printed. The same arguments give byte-identical files.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any, TextIO
@@ -32,7 +33,8 @@ def describe(truth: dict[str, Any]) -> str:
     if kind == "play":
         words.append(f"ply {truth['state']['ply']}")
     elif kind == "board":
-        words.append(f"{truth['photo']} board")
+        words.append(f"{truth['photo']} board" + (", the set-up turned" if truth.get("turned")
+                                                  else ""))  # fmt: skip
     count = len(truth["position"])
     words.append(f"{count} piece" if count == 1 else f"{count} pieces")
     markers = truth["markers"]
@@ -46,15 +48,26 @@ def describe(truth: dict[str, Any]) -> str:
 
 
 def render_command(
-    game: str, *, seed: int, count: int, out: str, stream: TextIO, kind: str = "play"
+    game: str,
+    *,
+    seed: int,
+    count: int,
+    out: str,
+    stream: TextIO,
+    kind: str = "play",
+    turned: int = 0,
 ) -> int:
     """Render ``count`` frames of ``kind`` (``board``: the empty board's photo, then
-    ``count - 1`` of the set-up, at least one) of the series
-    ``seed`` into ``out``; returns the exit status. An unknown game or kind raises
+    ``count - 1`` of the set-up, at least one, the last ``turned`` of the set-up turned)
+    of the series ``seed`` into ``out``; returns the exit status. An unknown game or
+    kind, or photos turned that are not the set-up's, raise
     ``vision.render.series.RenderError`` (a ``ValueError``)."""
     check(game, kind)
     folder = Path(out)
-    frames = render_series(game, seed, count, kind)
+    frames = render_series(game, seed, count, kind, turned=turned)
+    first = next(frames, None)  # a bad request is refused before the folder is made
+    if first is not None:
+        frames = itertools.chain([first], frames)
     folder.mkdir(parents=True, exist_ok=True)
     written = 0
     for index, rendered in enumerate(frames, start=1):

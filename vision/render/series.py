@@ -11,7 +11,8 @@ every kind of series of one seed shares one table:
   most pieces on the board), one frame per position, a hand over the board in some.
 - ``board``: the photos ``companion calibrate board`` takes: the empty board, then
   the reference set-up (``calibration/setups/GAME.toml``) ``count - 1`` times (at least
-  once), its pieces placed anew in each, from the set-up's camera pose, no hand.
+  once), its pieces placed anew in each, the last of them turned half a turn if asked,
+  from the set-up's camera pose, no hand.
 - ``calibration``: chessboard photos for ``companion calibrate camera`` (9x6 inner
   corners, 25 mm squares), ``count`` of them (15 is a good number).
 """
@@ -97,14 +98,27 @@ def play_frame(
 
 
 def board_photo(
-    table: Table, game: str, seed: int, index: int, *, options: FrameOptions | None = None
+    table: Table,
+    game: str,
+    seed: int,
+    index: int,
+    *,
+    options: FrameOptions | None = None,
+    turned: bool = False,
 ) -> Rendered:
     """Board photo ``index`` of the series ``seed`` (its table ``table``): 0 the empty
     board, any other the reference set-up, its pieces placed anew from the photo's own
-    stream (so that photo 3 is the same whether photos 0-2 were rendered or not)."""
+    stream (so that photo 3 is the same whether photos 0-2 were rendered or not);
+    ``turned``: the set-up turned half a turn (``SetUp.turned``), its truth saying so."""
     effects = (options or FrameOptions()).effects
-    photo, position = ("empty", {}) if index == 0 else ("setup", load_setup(game).pieces)
-    extra = {"kind": "board", "photo": photo, "seed": seed, "frame": index + 1}
+    extra: dict[str, Any] = {"kind": "board", "photo": "empty" if index == 0 else "setup"}
+    position: dict[str, str] = {}
+    if index:
+        setup = load_setup(game)
+        position = setup.turned(load_sheet(game)).pieces if turned else setup.pieces
+        if turned:
+            extra["turned"] = True
+    extra |= {"seed": seed, "frame": index + 1}
     return render_frame(table, position, stream(seed, BOARD, index), hand=False,
                         options=FrameOptions(camera="fixed", effects=effects),
                         extra=extra)  # fmt: skip
@@ -118,21 +132,32 @@ def render_series(
     *,
     options: FrameOptions | None = None,
     table: Table | None = None,
+    turned: int = 0,
 ) -> Iterator[Rendered]:
     """The frames of a series (see the module's words); for ``board``, the empty board
     and ``count - 1`` photos of the set-up (at least one), its pieces placed anew on
-    their squares in each. Each frame's truth names the seed and frame."""
+    their squares in each, the last ``turned`` of them of the set-up turned half a turn
+    (``SetUp.turned``). Each frame's truth names the seed and frame."""
     check(game, kind)
     options = options or FrameOptions()
     if count < 0:
         raise RenderError(f"count: expected 0 or more (got {count})")
+    photos = max(2, count) - 1  # of the set-up
+    if turned and (kind != "board" or not 0 <= turned < photos):
+        raise RenderError(
+            f"turned: expected 0 to {photos - 1} of the {photos} set-up photos, the first "
+            f"of the set-up as it is (got {turned})"
+            if kind == "board"
+            else f"turned: only board photos show the set-up (got kind {kind!r})"
+        )
     table = table or series_table(game, seed)
     if kind == "play":
         for index in range(count):
             yield play_frame(table, seed, index, options=options)
     elif kind == "board":
         for index in range(max(2, count)):
-            yield board_photo(table, game, seed, index, options=options)
+            yield board_photo(table, game, seed, index, options=options,
+                              turned=index > photos - turned)  # fmt: skip
     else:
         for index in range(count):
             rendered = render_card_photo(table, stream(seed, CALIBRATION, index), options=options)
