@@ -439,7 +439,7 @@ def read(
         return float(empty[int(y), int(x), 0]) / max(profile.squares[name]["lab"][0], 1.0)
 
     parts = None
-    tones = None  # per square, how its neighbourhood is lit now: ``square_tones``
+    tones = None  # per square, how it is lit now: ``square_tones``
     blobs_seen = {}  # square -> (its index, its piece's blob)
     pieces = {}  # square -> (its index, the examples' costs), for the squares with a blob
     kept = {}  # square -> its piece's view (for ``teach``)
