@@ -68,7 +68,7 @@ def calibrate_board(
     sheet: str | None,
     stream: TextIO,
     pieces: str | None = None,
-    turned: list[str] = (),
+    turned: tuple[str, ...] | list[str] = (),
 ) -> int:
     """``companion calibrate board``: the empty board's photo, then one or more of the
     reference set-up (its pieces turned or nudged between photos: each adds examples of
