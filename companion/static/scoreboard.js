@@ -110,6 +110,7 @@
 
   function show(next) {
     summary = next;
+    body.dataset.shownSeq = String(next.seq);  // the journal entry the page shows
     document.querySelectorAll("#players li").forEach(function (item) {
       const seat = Number(item.dataset.seat);
       item.querySelector(".name").textContent = summary.players[seat];
@@ -462,6 +463,10 @@
       if (stale) { redraw(); }
     });
   }
+  // The events come in the journal's order, each with the table as it was sent, so an
+  // event's summary is always shown. An answer to /state (the page's first request, the
+  // health poll) may arrive after an event newer than it: it never turns the page back.
+  function current(next) { return !summary || next.seq >= summary.seq; }
   function refresh(next) {
     show(next);
     redraw();
@@ -490,10 +495,12 @@
   // The sources' health changes without a journal entry (a heartbeat, a link going down).
   setInterval(function () {
     fetch(api + "/state").then(function (a) { return a.json(); }).then(function (data) {
-      show(data);
+      if (current(data)) { show(data); }
     }).catch(function () {});
   }, 10000);
 
   translate();
-  fetch(api + "/state").then(function (answer) { return answer.json(); }).then(refresh);
+  fetch(api + "/state").then(function (answer) { return answer.json(); }).then(function (data) {
+    if (current(data)) { refresh(data); }
+  });
 })();
