@@ -215,3 +215,42 @@ def test_a_piece_s_side_is_how_light_it_is_just_below_its_middle():
     # Several views at once, each its own.
     both = views.side_lightness(np.stack([light, lit]), np.stack([apart, apart]))
     assert both == pytest.approx([15.0, 75.0])
+
+
+def _to_lab(pixels: np.ndarray) -> np.ndarray:
+    import cv2
+
+    flat = np.ascontiguousarray(pixels.reshape(-1, 1, 3), np.float32) / 255.0
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).reshape(*pixels.shape[:-1], 3)
+
+
+def test_a_view_reaching_past_the_empty_board_s_picture_differs_there_by_nothing():
+    """Beyond the empty board's picture (the grid and its band of frame) how the board
+    should look is not known: a view of a piece by the board's edge that looks out there
+    (at the markers' white paper, say) is given no difference there, so a piece by the
+    edge is not described by what lies past it (``ViewSettings.known_board_only``). With
+    it off, the paper shows."""
+    import cv2
+
+    grey, white = (128, 128, 128), (255, 255, 255)
+    image = np.full((300, 300, 3), white, np.uint8)  # board mm (x, y) at px (x + 100, y + 100)
+    cv2.rectangle(image, (98, 98), (202, 202), grey, -1)  # the board and its 2 mm of frame
+    cv2.circle(image, (150, 110), 6, (30, 30, 30), -1)  # a dark piece by the top edge
+    empty = np.full((104, 104, 3), _to_lab(np.array([[grey]], np.uint8))[0, 0], np.float32)
+    eye = np.array([50.0, 90.0, 500.0])  # below the piece: its view's top looks out past y 0
+    base = np.array([[50.0, 10.0]])
+
+    def to_image(mm: np.ndarray) -> np.ndarray:
+        return np.asarray(mm, np.float64) + 100.0
+
+    ground = views.view_grid(eye, base)[0]
+    past = ground[..., 1] < -2.0  # beyond the picture's band of frame
+    assert past.any() and not past.all()
+    known = views.ViewSettings(known_board_only=True)
+    _, unlike = views.piece_views(image, to_image, eye, base, empty, 1.0, 2.0, _to_lab, known)
+    assert unlike.shape == (1, SIZE, SIZE)
+    assert np.all(unlike[0][past] == 0.0)
+    assert unlike[0][~past].max() > 30.0  # the piece itself still differs
+    shown = views.ViewSettings(known_board_only=False)
+    _, unlike = views.piece_views(image, to_image, eye, base, empty, 1.0, 2.0, _to_lab, shown)
+    assert np.median(unlike[0][past & (ground[..., 1] < -4.0)]) > 30.0  # the paper
