@@ -69,13 +69,7 @@ class ViewSettings:
     piece's side (``side_lightness``): the part of the view from the first to the second
     of these mm below its middle and at most ``side_across_mm`` to either side, its
     pixels that differ from the empty board by more than ``side_unlike``, and the
-    percentile of their lightness taken. ``known_board_only``: no difference where a
-    view looks beyond the empty board's picture (the grid and its band of frame), where
-    how the board should look is not known: a piece by the board's edge is then not
-    described by what lies past it (the markers' paper, the table). Off for now: the
-    set-up's views must be taken with it as the frames' are, so it needs the profiles
-    learnt again, and it is measured on part of the benchmark only (docs/calibration.md,
-    "Settings, and why")."""
+    percentile of their lightness taken."""
 
     size_px: int = 32
     half_mm: float = 14.0
@@ -92,7 +86,6 @@ class ViewSettings:
     side_across_mm: float = 5.0
     side_unlike: float = 12.0
     side_percentile: float = 30.0
-    known_board_only: bool = False
 
 
 def view_grid(
@@ -391,15 +384,7 @@ def piece_views(
     spread = _spreading(COARSE, settings.size_px)
     where, ground = (_spread(spread, grid) for grid in (exact, coarse))
     lab = correct(sample(image, where))
-    board_px = (ground + empty_margin_mm) * empty_px_per_mm
-    board = sample(empty, board_px)
+    board = sample(empty, (ground + empty_margin_mm) * empty_px_per_mm)
     size = settings.size_px
-    unlike = difference(lab.reshape(-1, size, 3), board.reshape(-1, size, 3)).reshape(n, size, size)
-    if settings.known_board_only:
-        # Beyond the empty board's picture (the grid and the band of frame around it) how
-        # the board should look is not known: no difference there.
-        rows, columns = empty.shape[:2]
-        beyond = ((board_px[..., 0] < 0) | (board_px[..., 0] > columns - 1)
-                  | (board_px[..., 1] < 0) | (board_px[..., 1] > rows - 1))  # fmt: skip
-        unlike[beyond] = 0.0
-    return np.ascontiguousarray(lab[..., 0]), unlike
+    unlike = difference(lab.reshape(-1, size, 3), board.reshape(-1, size, 3))
+    return np.ascontiguousarray(lab[..., 0]), unlike.reshape(n, size, size)
