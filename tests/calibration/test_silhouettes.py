@@ -48,6 +48,23 @@ def test_palette_costs_are_each_pixels_delta_e_from_its_nearest_colour_capped():
     assert found[0].max() <= cap and (found[0] == cap).any()  # far pixels cost the cap
 
 
+def test_each_shifted_patch_is_the_window_that_far_from_the_squares_middle():
+    from calibration.silhouettes import FitSettings, _shifted_many, offsets
+
+    rng = np.random.default_rng(9)
+    reach, side = 2, 5
+    values = rng.uniform(-5, 5, (3, side + 2 * reach, side + 2 * reach)).astype(np.float32)
+    shifts = offsets(FitSettings(), 1.0)
+    assert (-2, 0) in shifts and (0, 2) in shifts  # a piece searched left and down too
+    patches = _shifted_many(values, shifts, side, reach)
+    assert patches.shape == (3, len(shifts), side * side)
+    for n in range(3):
+        for k, (dx, dy) in enumerate(shifts):
+            # The patch's middle is (dx, dy) px from the window's middle.
+            y, x = reach + dy, reach + dx
+            assert np.array_equal(patches[n, k], values[n, y : y + side, x : x + side].ravel())
+
+
 def test_a_point_leans_away_from_the_camera_by_its_height():
     eye = np.array([0.0, 0.0, 600.0])
     points = np.array([[100.0, 0.0, 0.0], [100.0, 0.0, 12.0], [0.0, 0.0, 12.0]])
