@@ -51,18 +51,22 @@ def test_palette_costs_are_each_pixels_delta_e_from_its_nearest_colour_capped():
 def test_each_shifted_patch_is_the_window_that_far_from_the_squares_middle():
     from calibration.silhouettes import FitSettings, _shifted_many, offsets
 
-    rng = np.random.default_rng(9)
     reach, side = 2, 5
-    values = rng.uniform(-5, 5, (3, side + 2 * reach, side + 2 * reach)).astype(np.float32)
+    box = side + 2 * reach
+    # Each pixel says where it is: 1000 a square, 100 a row, 1 a column.
+    n, y, x = np.mgrid[0:3, 0:box, 0:box]
+    values = (1000 * n + 100 * y + x).astype(np.float32)
     shifts = offsets(FitSettings(), 1.0)
     assert (-2, 0) in shifts and (0, 2) in shifts  # a piece searched left and down too
     patches = _shifted_many(values, shifts, side, reach)
     assert patches.shape == (3, len(shifts), side * side)
-    for n in range(3):
+    middle = box // 2
+    for square in range(3):
         for k, (dx, dy) in enumerate(shifts):
-            # The patch's middle is (dx, dy) px from the window's middle.
-            y, x = reach + dy, reach + dx
-            assert np.array_equal(patches[n, k], values[n, y : y + side, x : x + side].ravel())
+            patch = patches[square, k].reshape(side, side)
+            # Its middle is (dx, dy) px from the window's, its corner side // 2 px before.
+            assert patch[side // 2, side // 2] == 1000 * square + 100 * (middle + dy) + middle + dx
+            assert patch[0, 0] == patch[side // 2, side // 2] - 101 * (side // 2)
 
 
 def test_a_point_leans_away_from_the_camera_by_its_height():
