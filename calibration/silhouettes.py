@@ -337,9 +337,8 @@ def palette_costs(lab: np.ndarray, palettes: Sequence[np.ndarray], cap: float) -
     colours = np.concatenate(padded)
     # |p - c|^2 = |p|^2 - 2 p.c + |c|^2: one matrix product for every pixel and colour,
     # a row a colour, so that the nearest of each palette's colours is a minimum over
-    # whole rows: under half the time of one over each pixel's few colours (and the
-    # same values to the bit as that was on every call of the reader's benchmark
-    # frames of seeds 1-30).
+    # whole rows: under half the time of a minimum over each pixel's few colours, and
+    # the same values to the bit (every call of the reader on seeds 1-30's frames).
     apart = colours @ pixels.T
     apart *= -2.0
     apart += (colours * colours).sum(1)[:, None]
