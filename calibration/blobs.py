@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.medians import median
+
 #: ``blob_features``' names, and the spread of each that counts as one unit of difference
 #: (set from the features' spread within a kind over rendered pieces, so that each
 #: weighs about alike; other weightings measured no better).
@@ -155,10 +157,10 @@ def shaded(
         ring[band:-band, band:-band] = False
         per_square = blocks.transpose(0, 2, 1, 3)[:, :, ring].reshape(rows * cols, -1)
         medians = np.empty(len(cells))
-        medians[order] = np.median(per_square, axis=1)
+        medians[order] = median(per_square, axis=1)
     else:
         medians = np.array([
-            np.median(_ring(lab[y0:y1, x0:x1, 0], band))
+            median(_ring(lab[y0:y1, x0:x1, 0], band))
             for x0, y0, x1, y1 in (whole[row, col].astype(int) for row, col in cells)
         ])  # fmt: skip
     ratios = medians / np.maximum(empty[:, 0], 1.0)
@@ -216,7 +218,7 @@ def shaded_picture(
     ys, xs, parts, at_x, at_y = _plane_axes(h, w, band)
     across, down = parts[:4], parts[4:]  # each four go through one median
     medians = np.concatenate([
-        np.median(np.stack([light[:, py, :, px].transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+        median(np.stack([light[:, py, :, px].transpose(0, 2, 1, 3).reshape(rows, cols, -1)
                             for py, px in group], axis=2), axis=3)
         for group in (across, down)], axis=2)  # fmt: skip
     medians /= np.maximum(was, 1.0)[:, :, None]

@@ -22,6 +22,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from calibration.medians import median
+
 #: Edge refinement's sampling: points along a side at most this far apart (px) and at
 #: most this many; profile samples across the edge this far apart (px).
 EDGE_POINT_SPACING_PX = 1.5
@@ -167,8 +169,8 @@ def _fit_edges(
     # u runs from -1 to 1: the black border's samples (u < -0.5) lead, the quiet zone's
     # (u > 0.5) trail.
     inner, outer = int(np.count_nonzero(u < -0.5)), steps - int(np.count_nonzero(u > 0.5))
-    black = _median(profiles[..., :inner].reshape(count_markers * 4, -1))
-    white = _median(profiles[..., outer:].reshape(count_markers * 4, -1))
+    black = median(profiles[..., :inner].reshape(count_markers * 4, -1))
+    white = median(profiles[..., outer:].reshape(count_markers * 4, -1))
     black, white = black.reshape(-1, 4), white.reshape(-1, 4)
     ok &= (white - black).min(axis=1) >= settings.edge_min_contrast
     level = (black + white) / 2
@@ -210,10 +212,3 @@ def _fit_edges(
 #: Corner (and side) k's neighbours: k + 1 and k - 1, round the quadrilateral.
 _NEXT = np.array([1, 2, 3, 0])
 _PREVIOUS = np.array([3, 0, 1, 2])
-
-
-def _median(values: np.ndarray) -> np.ndarray:
-    """Each row's median (as ``np.median(values, axis=1)``, without its overhead)."""
-    ordered = np.sort(values, axis=1)
-    n = ordered.shape[1]
-    return (ordered[:, (n - 1) // 2] + ordered[:, n // 2]) / 2

@@ -29,6 +29,7 @@ import numpy as np
 from calibration import colour, sharpness, silhouettes, views
 from calibration.blobs import Blob, blob_parts, difference, shape_distance
 from calibration.board_plane import cell_boxes, rectified_size, rectify
+from calibration.medians import median
 from calibration.profiles import (
     Profile,
     ProfileError,
@@ -875,12 +876,12 @@ def square_tones(
         bright, dull = light & bare, ~light & bare
     gain, offset = 1.0, 0.0
     if bright.sum() >= TONE_FEWEST and dull.sum() >= TONE_FEWEST:
-        span = np.median(then[bright]) - np.median(then[dull])
+        span = median(then[bright]) - median(then[dull])
         if span >= TONE_LEAST_SPAN:
-            slope = (np.median(now[bright]) - np.median(now[dull])) / span
+            slope = (median(now[bright]) - median(now[dull])) / span
             if TONE_GAIN_RANGE[0] < slope < TONE_GAIN_RANGE[1]:
                 gain = slope
-                offset = float(np.median(now[bright]) - slope * np.median(then[bright]))
+                offset = float(median(now[bright]) - slope * median(then[bright]))
     own = now / np.maximum(gain * then + offset, 1.0)
     return np.column_stack([own * gain, own * offset])
 
@@ -913,7 +914,7 @@ def frame_lightness(
     for k, name in enumerate(kinds.names):
         mine = kinds.kind_of == k
         if mine.any():
-            middle[name] = float(np.median(kinds.colours[mine, 0]))
+            middle[name] = float(median(kinds.colours[mine, 0]))
     pairs = [(middle[label], float(blob.colour[0]), label.split()[0])
              for (label, margin), blob in read if margin >= sure and label in middle]  # fmt: skip
     if len(pairs) < 3 or len({colour_ for _, _, colour_ in pairs}) < 2:
@@ -1003,7 +1004,7 @@ class Kinds:
         light, apart = (np.array([pair[k] for pair in decoded]) for k in (0, 1))
         side = views.side_lightness(light, apart, settings.view)
         of = np.array([k for k, _ in viewed])
-        sides = {names[k]: float(np.median(side[of == k])) for k in sorted(set(of.tolist()))}
+        sides = {names[k]: float(median(side[of == k])) for k in sorted(set(of.tolist()))}
         return cls(names, kind_of, colours, features, least_share, chroma, settings, model,
                    class_kind, sides)  # fmt: skip
 
@@ -1250,7 +1251,7 @@ def relative_textures(
     texture = square_shares(gradient, boxes, cells, bands, summed=True)
     colours = np.ascontiguousarray(colours, np.float32)
     groups, group_of = _fellows(colours.tobytes(), len(colours), alike)
-    typical = np.array([np.median(texture[list(members)]) for members in groups])[group_of]
+    typical = np.array([median(texture[list(members)]) for members in groups])[group_of]
     return texture / np.maximum(typical, 0.5)
 
 
