@@ -985,6 +985,7 @@ class Kinds:
         if not settings.turned_blobs:
             # A turned set-up photo's pieces teach the views alone (see the setting).
             examples = [(k, e) for k, e in examples if not e.get("turned")]
+        examples.sort(key=lambda pair: pair[0])  # class by class (``costs_of``); stable
         kind_of = np.array([k for k, _ in examples])
         colours = np.array([e["lab"] for _, e in examples], np.float32)
         features = np.array([e["shape"] for _, e in examples], np.float32)
@@ -1039,10 +1040,9 @@ class Kinds:
         # Turned any way: compare shapes by features that do not care.
         costs += shape_distance(self.features[None], features[:, None]) * self.settings.shape_weight
         best = np.full((len(blobs), len(self.names)), np.inf)
-        for k in range(len(self.names)):
-            mine = self.kind_of == k
-            if mine.any():
-                best[:, k] = costs[:, mine].min(axis=1)
+        # The examples come class by class (``Kinds.of``): each class's least at once.
+        present, starts = np.unique(self.kind_of, return_index=True)
+        best[:, present] = np.minimum.reduceat(costs, starts, axis=1)
         chroma = np.hypot(colours[:, 1].astype(np.float64), colours[:, 2].astype(np.float64))
         coloured = chroma > self.most_chroma + self.settings.skin_chroma
         return [None if hand else row for row, hand in zip(best, coloured, strict=True)]
