@@ -65,6 +65,15 @@ class ViewSettings:
     ``kernel_width`` and ``ridge``: the kinds learnt from the set-up's views
     (``KindModel``): how fast a view's likeness to an example falls with their distance,
     and how much the model is held back from fitting each example exactly.
+    ``kernel_dims``: views and examples are compared on the examples' leading this many
+    principal directions (None: on all their features). The product of a frame's views
+    with every example turned every way is the biggest single step of reading a piece's
+    kind, and its cost is reading the examples from memory: on 256 of the 648 features
+    (99.1 % of the examples' energy on one rendered seed) it costs about half. On the
+    reader benchmark's 1000 frames (``benchmarks/gimmel_reader.py``, a throwaway
+    script), 22 squares misread as with every feature (878 a18 put right, 956 a14 newly
+    wrong); on 128, 23 (248 b18 and 878 a18 put right; 385 a14, 424 g8 and 923 g5
+    newly wrong).
     ``side_below_mm``, ``side_across_mm``, ``side_unlike``, ``side_percentile``: the
     piece's side (``side_lightness``): the part of the view from the first to the second
     of these mm below its middle and at most ``side_across_mm`` to either side, its
@@ -81,6 +90,7 @@ class ViewSettings:
     difference_cap: float = 60.0
     turns: int = 12
     kernel_width: float = 1.0
+    kernel_dims: int | None = 256
     ridge: float = 0.1
     side_below_mm: tuple[float, float] = (2.0, 10.5)
     side_across_mm: float = 5.0
@@ -148,11 +158,12 @@ def gradient_histograms(
     if weight is not None:
         strength = strength * np.ascontiguousarray(weight, np.float32).ravel()
     bins, cell = settings.bins, settings.cell_px
-    angle = angle.ravel()
-    where = np.where(angle >= 180.0, angle - 180.0, angle) * np.float32(bins / 180.0)
+    where = angle.ravel()  # cartToPolar's own array, worked on in place
+    np.subtract(where, np.float32(180.0), out=where, where=where >= 180.0)
+    where *= np.float32(bins / 180.0)
     low = where.astype(np.int32)  # the floor: ``where`` is never below 0
     share = where - low
-    np.remainder(low, bins, out=low)
+    low[low >= bins] -= bins  # 180 degrees is 0
     high = low + 1
     high[high == bins] = 0
     cells = size // cell
@@ -290,9 +301,12 @@ class KindModel:
     three set-up photos; a throwaway script) it named the wrong kind for 4 of 913 pieces,
     the nearest example for 13."""
 
-    examples: np.ndarray  # (examples x turns, features)
+    examples: np.ndarray  # (examples x turns, features), or their projections
     weights: np.ndarray  # (examples x turns, kinds)
     kernel_width: float
+    #: (features, dims): the examples' leading principal directions a view is projected
+    #: on before it is compared (``ViewSettings.kernel_dims``); None: compared whole.
+    projection: np.ndarray | None = None
 
     @classmethod
     def learn(
@@ -304,14 +318,24 @@ class KindModel:
         flat = np.ascontiguousarray(examples.reshape(e * t, f), np.float32)
         # +1 for the example's kind, -1 for the others: one regression a kind.
         wanted = np.where(np.repeat(kind_of, t)[:, None] == np.arange(kinds)[None], 1.0, -1.0)
+        projection = None
+        if settings.kernel_dims is not None and settings.kernel_dims < f:
+            # The examples' leading principal directions (uncentred: the kernel takes
+            # dot products), from their f x f second moments.
+            _, vectors = np.linalg.eigh(flat.T.astype(np.float64) @ flat)
+            projection = np.ascontiguousarray(vectors[:, ::-1][:, : settings.kernel_dims],
+                                              np.float32)  # fmt: skip
+            flat = np.ascontiguousarray(flat @ projection)
         gram = _kernel(flat, flat, settings.kernel_width).astype(np.float64)
         gram[np.diag_indices_from(gram)] += settings.ridge
         weights = np.linalg.solve(gram, wanted)
-        return cls(flat, weights.astype(np.float32), settings.kernel_width)
+        return cls(flat, weights.astype(np.float32), settings.kernel_width, projection)
 
     def scores(self, seen: np.ndarray) -> np.ndarray:
         """Per seen view (``features``, (N, F)), how much it looks like each kind: about
         1 for its kind, -1 for the others; (N, kinds)."""
+        if self.projection is not None:
+            seen = seen @ self.projection
         return _kernel(seen, self.examples, self.kernel_width) @ self.weights
 
 

@@ -153,6 +153,28 @@ def test_a_set_up_piece_stands_for_itself_turned_and_mirrored():
     assert scores.shape == (3,) and scores[2] < -0.5 and scores[0] > 0.5
 
 
+def test_kinds_compared_on_the_examples_leading_directions():
+    """``ViewSettings.kernel_dims``: two examples turned every way span 48 directions, so
+    on 100 of them a view scores as on all 648 features; on two only nearly so."""
+    from dataclasses import replace
+
+    rng = np.random.default_rng(11)
+    examples = np.stack([views.example_features(*piece(rng), SETTINGS),
+                         views.example_features(*disc_piece(rng), SETTINGS)])  # fmt: skip
+    kinds = np.array([0, 1])
+    whole = views.KindModel.learn(examples, kinds, 2, replace(SETTINGS, kernel_dims=None))
+    spanned = views.KindModel.learn(examples, kinds, 2, replace(SETTINGS, kernel_dims=100))
+    cut = views.KindModel.learn(examples, kinds, 2, replace(SETTINGS, kernel_dims=2))
+    assert whole.projection is None and spanned.projection.shape == (examples.shape[2], 100)
+    assert spanned.examples.shape == (examples.shape[0] * examples.shape[1], 100)
+    other = piece(np.random.default_rng(12))
+    seen = views.features(other[0][None], other[1][None], SETTINGS)
+    assert np.allclose(spanned.scores(seen), whole.scores(seen), atol=1e-3)
+    # On two directions the scores are only near (yet the triangle is still a triangle).
+    assert np.abs(cut.scores(seen) - whole.scores(seen)).max() > 5e-3
+    assert cut.scores(seen)[0, 0] > 0.5 > cut.scores(seen)[0, 1]
+
+
 def test_a_kept_view_round_trips_and_a_bad_one_is_named():
     rng = np.random.default_rng(8)
     light, apart = piece(rng)
