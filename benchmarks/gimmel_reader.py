@@ -17,7 +17,17 @@ counted apart, as a user would take them again. Printed:
   issue asks, or guessed empty or a piece; counts, printed as shares);
 - per-frame latency of the whole reading at 1280x720 on one core (median, p95), beside
   the bare OpenCV work any reader must do on the same frames in the same run (marker
-  detection with OpenCV's default parameters and one perspective warp).
+  detection with OpenCV's default parameters and one perspective warp). Twice: each
+  frame's first read right after its profile is learnt and loaded (``prepare``), beside
+  the bare work done after two reads of it; and then (``--repeats``, 3 by default) the
+  reading and the bare work again in turn, each timed right after the other and its
+  least kept, the two in the same state of the machine. They differ because work of
+  another kind (learning, a pause of even 15 ms) leaves this project's AMD EPYC
+  machine slow for the next few milliseconds of heavy array work: a float Lab
+  conversion of the board's picture took 2.5 to 3 ms after it and 1 to 1.1 ms when run
+  again at once, and in a throwaway script (seeds 1-40, each read with its lens's maps
+  already kept) a 20 ms pause before each read and each bare work made the reading 4 ms
+  slower and the bare work 0.4 ms.
 
 Figures, never asserts. `--frames 1000` is the issue's set (about half an hour here);
 `--frames 50` gives a first look. Rendered frames are kept under `--cache` so a rerun
@@ -193,12 +203,22 @@ def read_seed(seed: int, args) -> dict:
     # ``keep_to_counts`` of this reading, as it sees the squares under a hand as read.
     alone = gimmel.read(play, sheet, profile, camera=camera)
     bare_s = bare_work(play, sheet, np.asarray(truth["homography"]))
+    # Then both again in turn, each right after the other: in the same state of the
+    # machine, as the first read (right after learning) and the bare work (right after
+    # two reads) are not (see the module's docstring).
+    steady_read, steady_bare = [], []
+    for _ in range(args.repeats):
+        start = time.perf_counter()
+        gimmel.read(play, sheet, profile, camera=camera, most_of_each=most)
+        steady_read.append(time.perf_counter() - start)
+        steady_bare.append(bare_work(play, sheet, np.asarray(truth["homography"])))
     visible, wrong = misreads(seen, truth)
     _, wrong_alone = misreads(alone, truth)
     return {"seed": seed, "status": "read", "visible": visible, "wrong": wrong,
             "said": said_wrong(seed, seen, wrong), "wrong_alone": len(wrong_alone),
-            "hidden": hidden_readings(seen, truth), "read_s": read_s,
-            "bare_s": bare_s}  # fmt: skip
+            "hidden": hidden_readings(seen, truth), "read_s": read_s, "bare_s": bare_s,
+            "read_steady_s": min(steady_read, default=None),
+            "bare_steady_s": min(steady_bare, default=None)}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
         help="of the set-up photos, how many (the last) show the set-up turned half a turn "
         "(default 0)",
     )
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="each frame then read again this many times in turn with the "
+                             "bare work, each's least timed (default 3; 0: not)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--verbose", action="store_true",
                         help="say each misread visible cell as the frames are read")  # fmt: skip
@@ -234,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
                      f"{args.setup_photos - 1} (the first photo shows the set-up)")  # fmt: skip
     if args.jobs < 1:
         parser.error(f"--jobs {args.jobs}: expected at least 1")
+    if args.repeats < 0:
+        parser.error(f"--repeats {args.repeats}: expected 0 or more")
     seeds = range(args.first, args.frames + 1)
     pool = None
     if args.jobs == 1:
@@ -246,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     right_alone = clean_alone = 0  # read without the rules' count
     misread = dict.fromkeys(MISREADS, 0)
     hidden = dict.fromkeys(HIDDEN_READINGS, 0)
-    read_times, bare_times = [], []
+    read_times, bare_times, steady_reads, steady_bares = [], [], [], []
     for result in results:
         if result["status"] == "unlearnt":
             unlearnt += 1
@@ -257,6 +282,9 @@ def main(argv: list[str] | None = None) -> int:
         visible, wrong = result["visible"], result["wrong"]
         read_times.append(result["read_s"])
         bare_times.append(result["bare_s"])
+        if result["read_steady_s"] is not None:
+            steady_reads.append(result["read_steady_s"])
+            steady_bares.append(result["bare_steady_s"])
         cells += visible
         right += visible - len(wrong)
         if args.verbose:
@@ -296,6 +324,11 @@ def main(argv: list[str] | None = None) -> int:
         "read_ms_p95": float(np.percentile(read_times, 95)) * 1000 if read_times else None,
         "bare_ms_median": statistics.median(bare_times) * 1000 if bare_times else None,
         "bare_ms_p95": float(np.percentile(bare_times, 95)) * 1000 if bare_times else None,
+        "repeats": args.repeats,
+        "read_ms_median_steady": _ms(statistics.median, steady_reads),
+        "read_ms_p95_steady": _ms(_p95, steady_reads),
+        "bare_ms_median_steady": _ms(statistics.median, steady_bares),
+        "bare_ms_p95_steady": _ms(_p95, steady_bares),
     }
     if args.json:
         print(json.dumps(figures))
@@ -327,7 +360,23 @@ def main(argv: list[str] | None = None) -> int:
           f"p95 {figures['read_ms_p95']:.1f} ms")  # fmt: skip
     print(f"  bare OpenCV work (markers + one warp): median {figures['bare_ms_median']:.1f} ms, "
           f"p95 {figures['bare_ms_p95']:.1f} ms")  # fmt: skip
+    if steady_reads:
+        ratio = figures["read_ms_median_steady"] / figures["bare_ms_median_steady"]
+        print(f"  read again in turn with the bare work ({args.repeats} times each, each's "
+              f"least): reading median {figures['read_ms_median_steady']:.1f} ms, p95 "
+              f"{figures['read_ms_p95_steady']:.1f} ms; bare work median "
+              f"{figures['bare_ms_median_steady']:.1f} ms, p95 "
+              f"{figures['bare_ms_p95_steady']:.1f} ms; {ratio:.2f} times")  # fmt: skip
     return 0
+
+
+def _p95(values: list[float]) -> float:
+    return float(np.percentile(values, 95))
+
+
+def _ms(figure, seconds: list[float]) -> float | None:
+    """``figure`` (a median, a percentile) of ``seconds`` in milliseconds; None for none."""
+    return figure(seconds) * 1000 if seconds else None
 
 
 if __name__ == "__main__":

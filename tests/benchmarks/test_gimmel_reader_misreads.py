@@ -93,12 +93,31 @@ def test_seeds_read_in_two_processes_score_as_in_one(tmp_path):
     alone = run("--first", "7", "--frames", "8", "--setup-photos", "2", "--json",
                 "--cache", str(tmp_path))  # fmt: skip
     assert alone.returncode == 0, alone.stderr
-    timed = ("jobs", "read_ms_median", "read_ms_p95", "bare_ms_median", "bare_ms_p95")
+    timed = ("jobs", "read_ms_median", "read_ms_p95", "bare_ms_median", "bare_ms_p95",
+             "read_ms_median_steady", "read_ms_p95_steady", "bare_ms_median_steady",
+             "bare_ms_p95_steady")  # fmt: skip
     scored = [{k: v for k, v in json.loads(done.stdout).items() if k not in timed}
               for done in (apart, alone)]  # fmt: skip
     assert scored[0] == scored[1]
     assert scored[0]["read"] + scored[0]["refused_board_not_visible"] == 2
     assert json.loads(apart.stdout)["jobs"] == 2
+
+
+def test_the_reading_is_timed_again_in_turn_with_the_bare_work(tmp_path):
+    # Each frame read again beside the bare work: the figures are there, and are not
+    # without repeats.
+    timed = run("--first", "8", "--frames", "8", "--setup-photos", "2", "--json",
+                "--repeats", "2", "--cache", str(tmp_path))  # fmt: skip
+    assert timed.returncode == 0, timed.stderr
+    figures = json.loads(timed.stdout)
+    assert figures["repeats"] == 2
+    assert figures["read_ms_median_steady"] > 0 and figures["bare_ms_median_steady"] > 0
+    untimed = run("--first", "8", "--frames", "8", "--setup-photos", "2", "--json",
+                  "--repeats", "0", "--cache", str(tmp_path))  # fmt: skip
+    assert untimed.returncode == 0, untimed.stderr
+    assert json.loads(untimed.stdout)["read_ms_median_steady"] is None
+    refused = run("--repeats", "-1", "--frames", "3")
+    assert refused.returncode == 2 and "--repeats -1: expected 0 or more" in refused.stderr
 
 
 def test_no_process_at_all_is_refused_by_name():
