@@ -202,7 +202,8 @@ def read_seed(seed: int, args) -> dict:
     # Without the rules' count, scored apart (and not timed): the count is not
     # ``keep_to_counts`` of this reading, as it sees the squares under a hand as read.
     alone = gimmel.read(play, sheet, profile, camera=camera)
-    bare_s = bare_work(play, sheet, np.asarray(truth["homography"]))
+    homography = np.asarray(truth["homography"])
+    bare_s = bare_work(play, sheet, homography)
     # Then both again in turn, each right after the other: in the same state of the
     # machine, as the first read (right after learning) and the bare work (right after
     # two reads) are not (see the module's docstring).
@@ -211,7 +212,7 @@ def read_seed(seed: int, args) -> dict:
         start = time.perf_counter()
         gimmel.read(play, sheet, profile, camera=camera, most_of_each=most)
         steady_read.append(time.perf_counter() - start)
-        steady_bare.append(bare_work(play, sheet, np.asarray(truth["homography"])))
+        steady_bare.append(bare_work(play, sheet, homography))
     visible, wrong = misreads(seen, truth)
     _, wrong_alone = misreads(alone, truth)
     return {"seed": seed, "status": "read", "visible": visible, "wrong": wrong,
@@ -320,10 +321,10 @@ def main(argv: list[str] | None = None) -> int:
         "boards_without_error_without_counts": clean_alone / boards if boards else None,
         "hidden_cells": sum(hidden.values()),
         "hidden_cells_read": hidden,
-        "read_ms_median": statistics.median(read_times) * 1000 if read_times else None,
-        "read_ms_p95": float(np.percentile(read_times, 95)) * 1000 if read_times else None,
-        "bare_ms_median": statistics.median(bare_times) * 1000 if bare_times else None,
-        "bare_ms_p95": float(np.percentile(bare_times, 95)) * 1000 if bare_times else None,
+        "read_ms_median": _ms(statistics.median, read_times),
+        "read_ms_p95": _ms(_p95, read_times),
+        "bare_ms_median": _ms(statistics.median, bare_times),
+        "bare_ms_p95": _ms(_p95, bare_times),
         "repeats": args.repeats,
         "read_ms_median_steady": _ms(statistics.median, steady_reads),
         "read_ms_p95_steady": _ms(_p95, steady_reads),

@@ -985,7 +985,7 @@ class Kinds:
         if not settings.turned_blobs:
             # A turned set-up photo's pieces teach the views alone (see the setting).
             examples = [(k, e) for k, e in examples if not e.get("turned")]
-        examples.sort(key=lambda pair: pair[0])  # class by class (``costs_of``); stable
+        examples = sorted(examples, key=lambda pair: pair[0])  # class by class: ``costs_of``
         kind_of = np.array([k for k, _ in examples])
         colours = np.array([e["lab"] for _, e in examples], np.float32)
         features = np.array([e["shape"] for _, e in examples], np.float32)
