@@ -303,12 +303,21 @@ class KindModel:
     three set-up photos; a throwaway script) it named the wrong kind for 4 of 913 pieces,
     the nearest example for 13."""
 
-    examples: np.ndarray  # (examples x turns, features), or their projections
+    #: (features, examples x turns): the examples (or their projections) a column each.
+    #: Kept so, the product of a frame's few views with them reads the examples in
+    #: memory order: on this project's machine (AVX-512) 1.3 ms for 15 views against
+    #: 2,856 examples, and 1.75 ms with the examples a row each (the same values).
+    columns: np.ndarray
     weights: np.ndarray  # (examples x turns, kinds)
     kernel_width: float
     #: (features, dims): the examples' leading principal directions a view is projected
     #: on before it is compared (``ViewSettings.kernel_dims``); None: compared whole.
     projection: np.ndarray | None = None
+
+    @property
+    def examples(self) -> np.ndarray:
+        """The examples a row each: (examples x turns, features or dims)."""
+        return self.columns.T
 
     @classmethod
     def learn(
@@ -328,23 +337,24 @@ class KindModel:
             projection = np.ascontiguousarray(vectors[:, ::-1][:, : settings.kernel_dims],
                                               np.float32)  # fmt: skip
             flat = np.ascontiguousarray(flat @ projection)
-        gram = _kernel(flat, flat, settings.kernel_width).astype(np.float64)
+        gram = _kernel(flat, flat.T, settings.kernel_width).astype(np.float64)
         gram[np.diag_indices_from(gram)] += settings.ridge
         weights = np.linalg.solve(gram, wanted)
-        return cls(flat, weights.astype(np.float32), settings.kernel_width, projection)
+        return cls(np.ascontiguousarray(flat.T), weights.astype(np.float32),
+                   settings.kernel_width, projection)  # fmt: skip
 
     def scores(self, seen: np.ndarray) -> np.ndarray:
         """Per seen view (``features``, (N, F)), how much it looks like each kind: about
         1 for its kind, -1 for the others; (N, kinds)."""
         if self.projection is not None:
             seen = seen @ self.projection
-        return _kernel(seen, self.examples, self.kernel_width) @ self.weights
+        return _kernel(seen, self.columns, self.kernel_width) @ self.weights
 
 
-def _kernel(a: np.ndarray, b: np.ndarray, width: float) -> np.ndarray:
-    """Gaussian kernel between features each of squared length 2 (two unit halves):
-    their squared distance is 4 - 2 a.b."""
-    return np.exp(-width * np.maximum(4.0 - 2.0 * (a @ b.T), 0.0))
+def _kernel(a: np.ndarray, columns: np.ndarray, width: float) -> np.ndarray:
+    """Gaussian kernel between features (``a`` a row each, ``columns`` a column each),
+    each of squared length 2 (two unit halves): their squared distance is 4 - 2 a.b."""
+    return np.exp(-width * np.maximum(4.0 - 2.0 * (a @ columns), 0.0))
 
 
 @functools.lru_cache(maxsize=16)
