@@ -4,8 +4,9 @@ The frozen set: for each seed 1..N, the renderer's table of that seed (its board
 webcam and camera pose), the board photos a user would take there (the empty board and,
 by default, five of the set-up, its pieces nudged between photos: `--setup-photos`),
 from which the appearance profile is learnt exactly as `companion calibrate board`
-learns it, and one play frame with every perturbation (hands included) read against the
-truth. A seed whose board photos teach nothing (the markers too small to find) is
+learns it, written to a file and loaded from it as a table loads it (a profile's file
+keeps its numbers rounded), and one play frame with every perturbation (hands included)
+read against the truth. A seed whose board photos teach nothing (the markers too small to find) is
 counted apart, as a user would take them again. Printed:
 
 - per-cell accuracy on the cells the truth says are visible, the share of boards read
@@ -31,7 +32,11 @@ counted apart, as a user would take them again. Printed:
 
 Figures, never asserts. `--frames 1000` is the issue's set (about half an hour here);
 `--frames 50` gives a first look. Rendered frames are kept under `--cache` so a rerun
-reads the same frames without drawing them again. `--verbose` also says each misread
+reads the same frames without drawing them again, and so are the profiles learnt from
+them, until the code and kits a profile is learnt by change (``LEARNT_BY``; then they
+are learnt again, as with `--learn-again`): a change to the reader alone is measured
+on all 1000 frames in about ten minutes with `--jobs 2`, where learning them took
+forty. `--verbose` also says each misread
 visible cell (seed, square, what stands there, what was read and how surely),
 `--first` starts at a later seed (a look at some frames again), and `--jobs 2` reads two
 seeds at once on two cores: the cells and boards are the same, in half the time, but
@@ -61,7 +66,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.profiles import ProfileError, learn, load_setup
+from calibration.profiles import Profile, ProfileError, learn, load_setup
 from calibration.sheet import load_sheet
 from rules import new_game
 from vision.readers import gimmel
@@ -168,6 +173,61 @@ def bare_work(image: np.ndarray, sheet, homography: np.ndarray) -> float:
     return time.perf_counter() - start
 
 
+#: What a profile is learnt by (folders and files): a profile kept under the cache is
+#: learnt again when any of them changes (``learning_digest``).
+LEARNT_BY = ("calibration", "rules/kits", "rules/grid.py")
+#: The project's top folder, where ``LEARNT_BY`` lies.
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@functools.lru_cache(maxsize=1)
+def learning_digest(root: Path = ROOT) -> str:
+    """A digest of the code and data a profile is learnt by (``LEARNT_BY``: every file
+    under them), so that a kept profile is one today's code would learn."""
+    digest = hashlib.sha256()
+    for part in LEARNT_BY:
+        where = root / part
+        for path in [where] if where.is_file() else sorted(where.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def learnt_profile(seed: int, frames: dict, args, sheet, setup):
+    """The seed's profile as a user's table has it: learnt from the board photos as
+    ``companion calibrate board`` learns it, written to a file and loaded from it (a
+    profile's file keeps its numbers rounded). Kept under the cache beside the photos and
+    loaded again by later runs, while the photos and ``learning_digest`` are the same
+    (``--learn-again`` learns it anew); None when the photos teach nothing."""
+    photos = ["empty", "setup", *(f"setup{k}" for k in range(2, args.setup_photos + 1))]
+    key = hashlib.sha256(learning_digest().encode())
+    for name in photos:  # the photos themselves, as read
+        key.update(name.encode() + frames[name][0].tobytes())
+    key.update(json.dumps([args.turned_photos, frames["play"][1]["camera"]]).encode())
+    folder = Path(args.cache) / f"seed-{seed:04d}"
+    kept = folder / f"profile-{key.hexdigest()[:12]}.json"
+    unlearnt = kept.with_suffix(".unlearnt")
+    if not args.learn_again:
+        if kept.is_file():
+            return Profile.load(kept, game="gimmel", sheet=sheet.name)
+        if unlearnt.is_file():
+            return None
+    (empty, _), (laid, _) = frames["empty"], frames["setup"]
+    plain = args.setup_photos - args.turned_photos
+    more = [(f"setup{k}", frames[f"setup{k}"][0]) for k in range(2, plain + 1)]
+    turned = [(f"setup{k}", frames[f"setup{k}"][0])
+              for k in range(plain + 1, args.setup_photos + 1)]  # fmt: skip
+    try:
+        profile = learn(("empty", empty), ("setup", laid), sheet, setup,
+                        camera=frames["play"][1]["camera"], more_setups=more,
+                        turned_setups=turned)  # fmt: skip
+    except ProfileError:
+        unlearnt.write_text("the board photos teach nothing\n")
+        return None
+    profile.save(kept)  # whole or not at all (``Profile.save``)
+    return Profile.load(kept, game="gimmel", sheet=sheet.name)
+
+
 def read_seed(seed: int, args) -> dict:
     """One seed of the frozen set read as ``main`` scores it: ``status`` (read, refused:
     the board not visible, unlearnt: no profile from its photos) and, when read, the
@@ -178,16 +238,10 @@ def read_seed(seed: int, args) -> dict:
     # The rulebook's game (not the variant): how many of each piece its boards hold.
     most = gimmel.most_of_each(new_game("gimmel"))
     frames = frozen_set(seed, Path(args.cache), args.setup_photos, args.turned_photos)
-    (empty, _), (laid, _), (play, truth) = frames["empty"], frames["setup"], frames["play"]
-    plain = args.setup_photos - args.turned_photos
-    more = [(f"setup{k}", frames[f"setup{k}"][0]) for k in range(2, plain + 1)]
-    turned = [(f"setup{k}", frames[f"setup{k}"][0])
-              for k in range(plain + 1, args.setup_photos + 1)]  # fmt: skip
+    play, truth = frames["play"]
     camera = truth["camera"]
-    try:
-        profile = learn(("empty", empty), ("setup", laid), sheet, setup, camera=camera,
-                        more_setups=more, turned_setups=turned)  # fmt: skip
-    except ProfileError:
+    profile = learnt_profile(seed, frames, args, sheet, setup)
+    if profile is None:
         # The board photos cannot teach (markers too small to find, say): a user would
         # take them again closer; the seed is counted and not scored.
         return {"seed": seed, "status": "unlearnt"}
@@ -244,6 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3,
                         help="each frame then read again this many times in turn with the "
                              "bare work, each's least timed (default 3; 0: not)")  # fmt: skip
+    parser.add_argument("--learn-again", action="store_true",
+                        help="learn each seed's profile again rather than load the one "
+                             "kept under --cache")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--verbose", action="store_true",
                         help="say each misread visible cell as the frames are read")  # fmt: skip

@@ -124,3 +124,60 @@ def test_no_process_at_all_is_refused_by_name():
     done = run("--jobs", "0", "--frames", "3")
     assert done.returncode == 2
     assert "--jobs 0: expected at least 1" in done.stderr
+
+
+def test_a_seeds_profile_goes_through_its_file_and_is_kept_for_the_next_run(tmp_path, monkeypatch):
+    # As a user's table has it: learnt, written as `companion calibrate board` writes it,
+    # loaded from that file. A later run loads the kept file instead of learning again,
+    # unless asked to learn again or the code a profile is learnt by has changed.
+    import argparse
+
+    from calibration.profiles import Profile, load_setup
+    from calibration.sheet import load_sheet
+
+    bench = load_benchmark()
+    args = argparse.Namespace(cache=str(tmp_path), setup_photos=2, turned_photos=0,
+                              learn_again=False)  # fmt: skip
+    frames = bench.frozen_set(8, tmp_path, 2)
+    sheet, setup = load_sheet("gimmel"), load_setup("gimmel")
+    learnt = []
+    real_learn = bench.learn
+
+    def counted(*a, **k):
+        learnt.append(1)
+        return real_learn(*a, **k)
+
+    monkeypatch.setattr(bench, "learn", counted)
+    first = bench.learnt_profile(8, frames, args, sheet, setup)
+    kept = sorted((tmp_path / "seed-0008").glob("profile-*.json"))
+    assert len(learnt) == 1 and len(kept) == 1
+    assert first.to_json() == Profile.load(kept[0]).to_json()
+    again = bench.learnt_profile(8, frames, args, sheet, setup)
+    assert len(learnt) == 1 and again.to_json() == first.to_json()
+    bench.learnt_profile(8, frames, argparse.Namespace(**{**vars(args), "learn_again": True}),
+                         sheet, setup)  # fmt: skip
+    assert len(learnt) == 2
+    # Another photo of the set-up, or other learning code: another profile.
+    three = argparse.Namespace(**{**vars(args), "setup_photos": 3})
+    bench.learnt_profile(8, bench.frozen_set(8, tmp_path, 3), three, sheet, setup)
+    monkeypatch.setattr(bench, "learning_digest", lambda: "changed")
+    bench.learnt_profile(8, frames, args, sheet, setup)
+    assert len(learnt) == 4
+    assert len(list((tmp_path / "seed-0008").glob("profile-*.json"))) == 3
+
+
+def test_the_learning_digest_follows_the_code_a_profile_is_learnt_by(tmp_path):
+    bench = load_benchmark()
+    for part in bench.LEARNT_BY:
+        where = tmp_path / part
+        if part.endswith(".py"):
+            where.parent.mkdir(parents=True, exist_ok=True)
+            where.write_text("x = 1\n")
+        else:
+            where.mkdir(parents=True)
+            (where / "a.py").write_text("x = 1\n")
+    before = bench.learning_digest.__wrapped__(tmp_path)
+    (tmp_path / "calibration" / "a.py").write_text("x = 2\n")
+    changed = bench.learning_digest.__wrapped__(tmp_path)
+    (tmp_path / "elsewhere.py").write_text("y = 1\n")  # not what a profile is learnt by
+    assert before != changed == bench.learning_digest.__wrapped__(tmp_path)
