@@ -6,8 +6,8 @@ by default, five of the set-up, its pieces nudged between photos: `--setup-photo
 from which the appearance profile is learnt exactly as `companion calibrate board`
 learns it, written to a file and loaded from it as a table loads it (a profile's file
 keeps its numbers rounded), and one play frame with every perturbation (hands included)
-read against the truth. A seed whose board photos teach nothing (the markers too small to find) is
-counted apart, as a user would take them again. Printed:
+read against the truth. A seed whose board photos teach nothing (the markers too small
+to find) is counted apart, as a user would take them again. Printed:
 
 - per-cell accuracy on the cells the truth says are visible, the share of boards read
   without an error on visible cells, the share of visible cells wrongly called unknown;
@@ -30,13 +30,13 @@ counted apart, as a user would take them again. Printed:
   already kept) a 20 ms pause before each read and each bare work made the reading 4 ms
   slower and the bare work 0.4 ms.
 
-Figures, never asserts. `--frames 1000` is the issue's set (about half an hour here);
-`--frames 50` gives a first look. Rendered frames are kept under `--cache` so a rerun
-reads the same frames without drawing them again, and so are the profiles learnt from
-them, until the code and kits a profile is learnt by change (``LEARNT_BY``; then they
-are learnt again, as with `--learn-again`): a change to the reader alone is measured
-on all 1000 frames in about ten minutes with `--jobs 2`, where learning them took
-forty. `--verbose` also says each misread
+Figures, never asserts. `--frames 1000` is the issue's set; `--frames 50` gives a
+first look. Rendered frames are kept under `--cache` so a rerun reads the same frames
+without drawing them again, and so are the profiles learnt from them, until the code
+and kits a profile is learnt by change (``LEARNT_BY``; then they are learnt again, as
+with `--learn-again`): a change to the reader alone is measured on all 1000 frames in
+about a quarter of an hour with `--jobs 2` (13.5 minutes here), where learning the
+profiles takes half an hour more. `--verbose` also says each misread
 visible cell (seed, square, what stands there, what was read and how surely),
 `--first` starts at a later seed (a look at some frames again), and `--jobs 2` reads two
 seeds at once on two cores: the cells and boards are the same, in half the time, but
