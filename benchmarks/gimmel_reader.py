@@ -35,7 +35,7 @@ first look. Rendered frames are kept under `--cache` so a rerun reads the same f
 without drawing them again, and so are the profiles learnt from them, until the code
 and kits a profile is learnt by change (``LEARNT_BY``; then they are learnt again, as
 with `--learn-again`): a change to the reader alone is measured on all 1000 frames in
-about a quarter of an hour with `--jobs 2` (13.5 minutes here), where learning the
+under a quarter of an hour with `--jobs 2` (under 12 minutes here), where learning the
 profiles takes half an hour more. `--verbose` also says each misread
 visible cell (seed, square, what stands there, what was read and how surely),
 `--first` starts at a later seed (a look at some frames again), and `--jobs 2` reads two

@@ -154,6 +154,11 @@ def test_a_seeds_profile_goes_through_its_file_and_is_kept_for_the_next_run(tmp_
     assert first.to_json() == Profile.load(kept[0]).to_json()
     again = bench.learnt_profile(8, frames, args, sheet, setup)
     assert len(learnt) == 1 and again.to_json() == first.to_json()
+    # What the next run reads is the file, not a copy kept elsewhere.
+    marked = json.loads(kept[0].read_text())
+    marked["photos"] = ["as the file has it"]
+    kept[0].write_text(json.dumps(marked))
+    assert bench.learnt_profile(8, frames, args, sheet, setup).photos == ["as the file has it"]
     bench.learnt_profile(8, frames, argparse.Namespace(**{**vars(args), "learn_again": True}),
                          sheet, setup)  # fmt: skip
     assert len(learnt) == 2
