@@ -537,12 +537,12 @@ def _locate(
     low = settings.min_marker_perimeter_rate * larger
     high = settings.max_marker_perimeter_rate * larger
     quads = []
+    rate = settings.polygonal_approx_accuracy_rate
     for contour in contours:
-        if not low <= len(contour) <= high:
+        length = len(contour)
+        if not low <= length <= high:
             continue
-        polygon = cv2.approxPolyDP(
-            contour, len(contour) * settings.polygonal_approx_accuracy_rate, True
-        )
+        polygon = cv2.approxPolyDP(contour, length * rate, True)
         if len(polygon) == 4 and cv2.isContourConvex(polygon):
             quads.append(polygon.reshape(4, 2))
     if not quads:
@@ -560,13 +560,17 @@ def _locate(
         if reading is None:
             continue
         marker_id, turn = reading
-        corners = np.roll(corners, turn, axis=0)
-        side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
+        corners = corners[_ROLLED[turn]]  # np.roll(corners, turn, axis=0), for less
+        side = float(np.linalg.norm(corners - corners[_ROLLED[1]], axis=1).mean())
         if not any(
             j == marker_id and np.abs(corners - other).max() < 0.25 * side for j, other in located
         ):
             located.append((marker_id, corners))
     return located
+
+
+#: A quadrilateral's corners rolled ``turn`` places (``np.roll(corners, turn, axis=0)``).
+_ROLLED = tuple(np.roll(np.arange(4), turn) for turn in range(4))
 
 
 def _read(
