@@ -560,7 +560,7 @@ def _locate(
         if reading is None:
             continue
         marker_id, turn = reading
-        corners = corners[_ROLLED[turn]]  # np.roll(corners, turn, axis=0), for less
+        corners = corners[_ROLLED[turn]]  # as np.roll(corners, turn, axis=0), in less time
         side = float(np.linalg.norm(corners - corners[_ROLLED[1]], axis=1).mean())
         if not any(
             j == marker_id and np.abs(corners - other).max() < 0.25 * side for j, other in located
