@@ -61,7 +61,19 @@ class ViewSettings:
     script) named the wrong kind for 12 pieces from 4 to 12 (and from 3 to 10), 14 from
     2 to 8, 15 from 8 to 20 and for every difference alike, 16 from 6 to 16, 32 from 12
     to 30. ``difference_cap``: the difference is taken up to
-    this. ``turns``: the turns each set-up piece stands for (and each mirrored).
+    this. ``thin_out_px``: the difference is opened (eroded, then dilated) with a cross
+    this many pixels across before it is used (``thin_out``; 1 or less: not): the empty
+    board's lines, a pixel out where the registration is, and the sensor's speckle show
+    in the difference as thin bright marks, which a piece's outline is not; left in, their
+    gradients and the lightness's along them (which the difference lets count) made
+    crisp falcons look like beetles. The model alone (seeds 1-120 and the 36 other seeds
+    where it named a visible piece's kind wrong, 2,466 pieces; throwaway script) named 50
+    kinds wrong without, 36 with 3 px (16 put right, 2 newly wrong), 33 with 5 and 32 with
+    7; the reader (``benchmarks/gimmel_reader.py``'s 1000 frames, a throwaway script)
+    misread 18 squares with 3 px against 22 without (108 g15, 130 h3, 248 b18, 270 f18
+    and 878 a18 put right, 424 f4 newly wrong), and with 5 or 7 px more than with 3 on
+    the seeds with an error. ``turns``: the turns each set-up piece stands for (and each
+    mirrored).
     ``kernel_width`` and ``ridge``: the kinds learnt from the set-up's views
     (``KindModel``): how fast a view's likeness to an example falls with their distance,
     and how much the model is held back from fitting each example exactly.
@@ -90,6 +102,7 @@ class ViewSettings:
     unlike_from: float = 4.0
     unlike_full: float = 12.0
     difference_cap: float = 60.0
+    thin_out_px: int = 3
     turns: int = 12
     kernel_width: float = 1.0
     kernel_dims: int | None = None
@@ -188,7 +201,7 @@ def features(lightness: np.ndarray, unlike: np.ndarray, settings: ViewSettings) 
     the lightness's gradients where the piece is (the board's own edges left out) and the
     difference's gradients (the piece's outline, whatever its colour), each half of
     unit length. (N, features)."""
-    unlike = np.minimum(unlike, settings.difference_cap)
+    unlike = thin_out(np.minimum(unlike, settings.difference_cap), settings.thin_out_px)
     spread = cv2.dilate(unlike.reshape(-1, unlike.shape[-1]), np.ones((3, 3), np.uint8))
     span = settings.unlike_full - settings.unlike_from
     weight = np.clip((spread.reshape(unlike.shape) - settings.unlike_from) / span, 0.0, 1.0)
@@ -196,6 +209,27 @@ def features(lightness: np.ndarray, unlike: np.ndarray, settings: ViewSettings) 
               gradient_histograms(unlike, None, settings)]  # fmt: skip
     return np.concatenate([h / (np.linalg.norm(h, axis=1, keepdims=True) + 1e-6) for h in halves],
                           axis=1)  # fmt: skip
+
+
+def thin_out(pictures: np.ndarray, across_px: int) -> np.ndarray:
+    """``pictures`` (N, size, size) each opened with a cross ``across_px`` pixels across
+    (odd; 1 or less: as they are): the least over the cross, then the most, each
+    picture's edge repeated beyond it. Marks thinner than the cross's arm go; a piece's
+    outline stays as it was."""
+    if across_px <= 1:
+        return pictures
+    reach = across_px // 2
+    out = np.asarray(pictures, np.float32)
+    for pick in (np.minimum, np.maximum):
+        padded = np.pad(out, ((0, 0), (reach, reach), (reach, reach)), mode="edge")
+        size_y, size_x = out.shape[1:]
+        result = padded[:, reach : reach + size_y, reach : reach + size_x].copy()
+        for step in range(1, reach + 1):
+            for dy, dx in ((step, 0), (-step, 0), (0, step), (0, -step)):
+                pick(result, padded[:, reach + dy : reach + dy + size_y,
+                                    reach + dx : reach + dx + size_x], out=result)  # fmt: skip
+        out = result
+    return out
 
 
 def example_features(

@@ -155,9 +155,11 @@ def test_a_set_up_piece_stands_for_itself_turned_and_mirrored():
 
 def test_kinds_compared_on_the_examples_leading_directions():
     """``ViewSettings.kernel_dims``: two examples turned every way span 48 directions, so
-    on 100 of them a view scores as on all 648 features; on two only nearly so."""
+    on 100 of them a view scores as on all 648 features; on two only nearly so. (The
+    difference not thinned out: its speckle is what two directions miss.)"""
     from dataclasses import replace
 
+    SETTINGS = replace(views.ViewSettings(), thin_out_px=1)
     rng = np.random.default_rng(11)
     examples = np.stack([views.example_features(*piece(rng), SETTINGS),
                          views.example_features(*disc_piece(rng), SETTINGS)])  # fmt: skip
@@ -173,6 +175,30 @@ def test_kinds_compared_on_the_examples_leading_directions():
     # On two directions the scores are only near (yet the triangle is still a triangle).
     assert np.abs(cut.scores(seen) - whole.scores(seen)).max() > 5e-3
     assert cut.scores(seen)[0, 0] > 0.5 > cut.scores(seen)[0, 1]
+
+
+def test_thin_marks_go_from_the_difference_and_a_piece_stays():
+    """``thin_out``: the board's lines a pixel out of register and single bright pixels
+    (lines one and two pixels wide, a speckle) go; a piece's round outline stays, and
+    nothing is made brighter than it was."""
+    yy, xx = np.mgrid[:SIZE, :SIZE]
+    disc = np.where((yy - 16) ** 2 + (xx - 14) ** 2 <= 7**2, 40.0, 0.0)
+    marks = np.zeros((SIZE, SIZE))
+    marks[3, :20] = 30.0  # a line one pixel wide (where two lines cross, a plus stays)
+    marks[:, 27:29] = 25.0  # and one two wide
+    marks[20, 4] = 50.0  # a speckle
+    pictures = np.stack([disc, np.maximum(disc, marks)]).astype(np.float32)
+    thinned = views.thin_out(pictures, 3)
+    assert thinned.shape == pictures.shape and (thinned <= pictures + 1e-6).all()
+    assert np.array_equal(thinned[0], disc)  # the disc alone is as it was
+    assert np.array_equal(thinned[1], disc)  # and the marks beside it are gone
+    assert views.thin_out(pictures, 1) is pictures  # 1: not thinned
+    # A mark as wide as the cross (three pixels) is a piece's part, and stays, but for
+    # its four corners, which no cross inside it covers.
+    wide = np.zeros((1, SIZE, SIZE), np.float32)
+    wide[0, 10:13, 5:25] = 30.0
+    lost = np.argwhere(views.thin_out(wide, 3)[0] != wide[0])
+    assert sorted(map(tuple, lost.tolist())) == [(10, 5), (10, 24), (12, 5), (12, 24)]
 
 
 def test_a_kept_view_round_trips_and_a_bad_one_is_named():

@@ -351,18 +351,24 @@ def test_the_count_reads_a_piece_otherwise_before_it_empties_its_square():
     kind a player). The reader benchmark's frame 743: a white beetle on g2, little unlike
     its square, is read as a fifth white cat; it is nearer to emptying (how sure a piece
     stands there) than to a white beetle (its margin), but emptying weighs three times
-    (``gimmel.EMPTYING_WEIGHT``), so the count reads it as the beetle it is."""
+    (``gimmel.EMPTYING_WEIGHT``), so the count reads it as the beetle it is. Read with
+    the views' difference not thinned out (``views.ViewSettings.thin_out_px``); thinned,
+    g2 reads as a fifth white falcon, nearer to a white beetle than to emptying."""
     table = benchmark_table(743)
     assert table.truth["position"]["g2"] == "white beetle"
-    alone = read(table.frame, table.sheet, table.profile, camera=table.camera)
+    settings = replace(ReaderSettings(), view=replace(views.ViewSettings(), thin_out_px=1))
+    alone = read(table.frame, table.sheet, table.profile, camera=table.camera,
+                 settings=settings)  # fmt: skip
     assert alone.squares["g2"] == "white cat"
     assert list(alone.pieces.values()).count("white cat") == 5
     assert alone.occupied["g2"] < alone.margins["g2"]["white beetle"]
     kept = keep_to_counts(alone, 4)
     assert kept.squares["g2"] == "white beetle"
     assert kept.squares == read(table.frame, table.sheet, table.profile, camera=table.camera,
-                                most_of_each=4).squares  # fmt: skip
-    # Every visible square is read right now.
+                                most_of_each=4, settings=settings).squares  # fmt: skip
+    # Every visible square is read right now; thinned too.
     hidden = set(table.truth["unknown"])
     visible = {n: piece for n, piece in table.truth["position"].items() if n not in hidden}
     assert {n: piece for n, piece in kept.pieces.items() if n not in hidden} == visible
+    thinned = read(table.frame, table.sheet, table.profile, camera=table.camera, most_of_each=4)
+    assert {n: piece for n, piece in thinned.pieces.items() if n not in hidden} == visible

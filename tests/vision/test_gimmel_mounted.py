@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 from rendered_tables import rendered_table
 
+from calibration import views
 from calibration.profiles import board_squares, square_cell, square_centre_px
 from vision.readers import gimmel
 from vision.readers.gimmel import MOUNTED, ReaderSettings, read
@@ -47,14 +48,18 @@ def fitted_squares(table, settings, monkeypatch) -> tuple[gimmel.Observation, se
 
 
 #: The readings these squares were found with: a piece's lightness divided by its
-#: square's own ratio (with its square's tone, ``board_tone``, b6's colour is surer).
-OWN_RATIO = ReaderSettings(board_tone=False)
+#: square's own ratio (with its square's tone, ``board_tone``, b6's colour is surer), and
+#: the views' difference not thinned out (``views.ViewSettings.thin_out_px``; thinned,
+#: e18's colour is given by 0.82, over the 0.8 a table fits under).
+UNTHINNED = views.ViewSettings(thin_out_px=1)
+OWN_RATIO = ReaderSettings(board_tone=False, view=UNTHINNED)
 
 
 def test_a_piece_read_by_a_margin_under_0_8_is_fitted_at_a_table(table, monkeypatch):
     plain, plain_fitted = fitted_squares(table, OWN_RATIO, monkeypatch)
-    mounted, mounted_fitted = fitted_squares(table, replace(MOUNTED, board_tone=False),
-                                             monkeypatch)  # fmt: skip
+    mounted, mounted_fitted = fitted_squares(
+        table, replace(MOUNTED, board_tone=False, view=UNTHINNED), monkeypatch
+    )
     assert table.truth["position"][KIND_IN_DOUBT] == "black beetle"
     unfitted = read(table.frame, table.sheet, table.profile, camera=table.camera,
                     settings=replace(OWN_RATIO, fit_kind_below=0.0))  # fmt: skip
