@@ -68,8 +68,9 @@ class ViewSettings:
     gradients and the lightness's along them (which the difference lets count) made
     crisp falcons look like beetles. The model alone (seeds 1-120 and the 36 other seeds
     where it named a visible piece's kind wrong, 2,466 pieces; throwaway script) named 50
-    kinds wrong without, 36 with 3 px (16 put right, 2 newly wrong), 33 with 5 and 32 with
-    7; the reader (``benchmarks/gimmel_reader.py``'s 1000 frames, a throwaway script)
+    kinds wrong without, 35 with 3 px, 33 with 5 and 32 with 7 (on all 952 read seeds'
+    15,167 visible pieces, 43 against 50 with 3 px); the reader
+    (``benchmarks/gimmel_reader.py``'s 1000 frames, a throwaway script)
     misread 18 squares with 3 px against 22 without (108 g15, 130 h3, 248 b18, 270 f18
     and 878 a18 put right, 424 f4 newly wrong), and with 5 or 7 px more than with 3 on
     the seeds with an error. ``turns``: the turns each set-up piece stands for (and each
@@ -215,10 +216,10 @@ def features(lightness: np.ndarray, unlike: np.ndarray, settings: ViewSettings) 
 
 
 def thin_out(pictures: np.ndarray, across_px: int) -> np.ndarray:
-    """``pictures`` (N, size, size) each opened with a cross ``across_px`` pixels across
-    (odd; 1 or less: as they are): the least over the cross, then the most, each
-    picture's edge repeated beyond it. Marks thinner than the cross's arm go; a piece's
-    outline stays as it was."""
+    """``pictures`` (N, size, size) each opened with a cross reaching ``across_px // 2``
+    pixels each way from its middle (1 or less: as they are): the least over the cross,
+    then the most, each picture's edge repeated beyond it. Marks narrower than the cross
+    go; a piece's outline stays, but for its sharpest corners."""
     if across_px <= 1:
         return pictures
     reach = across_px // 2
