@@ -219,21 +219,15 @@ def thin_out(pictures: np.ndarray, across_px: int) -> np.ndarray:
     """``pictures`` (N, size, size) each opened with a cross reaching ``across_px // 2``
     pixels each way from its middle (1 or less: as they are): the least over the cross,
     then the most, each picture's edge repeated beyond it. Marks narrower than the cross
-    go; a piece's outline stays, but for its sharpest corners."""
+    go; a piece's outline stays, but for its sharpest corners. One picture at a time, so
+    that no picture's edge reaches into the next one's."""
     if across_px <= 1:
         return pictures
     reach = across_px // 2
-    out = np.asarray(pictures, np.float32)
-    for pick in (np.minimum, np.maximum):
-        padded = np.pad(out, ((0, 0), (reach, reach), (reach, reach)), mode="edge")
-        size_y, size_x = out.shape[1:]
-        result = padded[:, reach : reach + size_y, reach : reach + size_x].copy()
-        for step in range(1, reach + 1):
-            for dy, dx in ((step, 0), (-step, 0), (0, step), (0, -step)):
-                pick(result, padded[:, reach + dy : reach + dy + size_y,
-                                    reach + dx : reach + dx + size_x], out=result)  # fmt: skip
-        out = result
-    return out
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (2 * reach + 1, 2 * reach + 1))
+    return np.stack([cv2.morphologyEx(picture, cv2.MORPH_OPEN, cross,
+                                      borderType=cv2.BORDER_REPLICATE)
+                     for picture in np.asarray(pictures, np.float32)])  # fmt: skip
 
 
 def example_features(
