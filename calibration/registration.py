@@ -257,8 +257,13 @@ class CameraModel:
         return np.asarray(out, np.float64).reshape(-1, 2)
 
     def distort(self, points: np.ndarray) -> np.ndarray:
-        """Undistorted px (N, 2) -> where the lens puts them in the frame."""
+        """Undistorted px (N, 2) -> where the lens puts them in the frame. Many points
+        (``LENS_IN_NUMPY_FROM`` or more) go through ``lens``, the same model in numpy
+        (the same places to about 1e-12 px): on the 1,500 points of a frame's piece views
+        it costs a seventh of ``cv2.projectPoints``, which costs less on a handful."""
         pts = np.asarray(points, np.float64).reshape(-1, 2)
+        if len(pts) >= LENS_IN_NUMPY_FROM:
+            return lens(pts, self.matrix, np.asarray(self.distortion, np.float64))
         inv = np.linalg.inv(self.matrix)
         rays = np.column_stack([pts, np.ones(len(pts))]) @ inv.T
         zero = np.zeros(3)
@@ -293,6 +298,10 @@ def lens(undistorted: np.ndarray, matrix: np.ndarray, distortion: np.ndarray) ->
     yd = y * radial + p1 * (r2 + 2 * y * y) + p2 * xy2 + s3 * r2 + s4 * r4
     return np.column_stack([fx * xd + cx, fy * yd + cy])
 
+
+#: ``CameraModel.distort`` takes ``lens`` from this many points (timed: on 150 points
+#: ``cv2.projectPoints`` costs less, on 300 half as much again, on 1,500 seven times).
+LENS_IN_NUMPY_FROM = 200
 
 #: Iterations when undistorting marker corners (OpenCV's default 5 is short for wide lenses).
 UNDISTORT_ITERATIONS = 40

@@ -18,7 +18,7 @@ from calibration.board_plane import (
     rectify,
     rectify_maps,
 )
-from calibration.registration import camera_model, lens, register
+from calibration.registration import LENS_IN_NUMPY_FROM, camera_model, lens, register
 from vision.render.series import play_frame, series_table
 
 SEED = 3
@@ -86,7 +86,10 @@ def test_the_lens_model_is_opencvs(count: int) -> None:
     np.testing.assert_allclose(
         lens(points, camera.matrix, camera.distortion), opencv.reshape(-1, 2), atol=1e-9
     )
+    # ``CameraModel.distort`` takes OpenCV's own on a few points and ``lens`` on many.
+    assert len(points) >= LENS_IN_NUMPY_FROM > 10
     np.testing.assert_allclose(camera.distort(points), opencv.reshape(-1, 2), atol=1e-9)
+    np.testing.assert_allclose(camera.distort(points[:10]), opencv.reshape(-1, 2)[:10], atol=1e-9)
     # And a real lens undoes the registration's undistortion.
     wide = camera_model({"camera_matrix": camera.matrix, "distortion": [-0.28, 0.09, 1e-3, 0, 0]})
     np.testing.assert_allclose(
