@@ -133,19 +133,38 @@ def view_grid(
     middle = np.column_stack([bases, np.full(len(bases), settings.middle_height_mm)])
     sight = middle - eye
     sight /= np.linalg.norm(sight, axis=1, keepdims=True)
-    across = np.cross(sight, [0.0, 0.0, 1.0])
+    across = _cross(sight, np.array([0.0, 0.0, 1.0]))
     flat = np.linalg.norm(across, axis=1) < 1e-6  # straight down: the board's x is across
     across[flat] = (1.0, 0.0, 0.0)
     across /= np.linalg.norm(across, axis=1, keepdims=True)
-    up = np.cross(across, sight)
+    up = _cross(across, sight)
     upside_down = up[:, 2] < 0
     up[upside_down], across[upside_down] = -up[upside_down], -across[upside_down]
-    steps = np.linspace(-settings.half_mm, settings.half_mm, size or settings.size_px)
-    right, above = np.meshgrid(steps, -steps)  # the view's first row is its top
+    right, above = _view_steps(settings.half_mm, size or settings.size_px)
     points = (middle[:, None, None, :] + right[None, ..., None] * across[:, None, None, :]
               + above[None, ..., None] * up[:, None, None, :])  # fmt: skip
     # Where the line from the eye through each point meets the board.
     return lean(points.reshape(-1, 3), eye).reshape(*points.shape[:-1], 2)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Rows of ``a`` (N, 3) crossed with ``b`` (N, 3, or one 3-vector): ``np.cross``'s
+    values to the bit, in the same products, without its checks and broadcasting,
+    which cost it several times the work on a few rows."""
+    a0, a1, a2 = a[:, 0], a[:, 1], a[:, 2]
+    b0, b1, b2 = (b[..., k] for k in range(3))
+    return np.column_stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
+
+
+@functools.lru_cache(maxsize=8)
+def _view_steps(half_mm: float, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """A view's pixels' places across it and up it (mm from its middle; its first row
+    is its top): (size, size) each, kept."""
+    steps = np.linspace(-half_mm, half_mm, size)
+    right, above = np.meshgrid(steps, -steps)
+    right.setflags(write=False)
+    above.setflags(write=False)
+    return right, above
 
 
 def sample(picture: np.ndarray, where_px: np.ndarray) -> np.ndarray:

@@ -263,3 +263,14 @@ def test_a_piece_s_side_is_how_light_it_is_just_below_its_middle():
     # Several views at once, each its own.
     both = views.side_lightness(np.stack([light, lit]), np.stack([apart, apart]))
     assert both == pytest.approx([15.0, 75.0])
+
+
+def test_the_view_grids_cross_product_is_numpys() -> None:
+    """``view_grid`` crosses its lines of sight with its own few products (``_cross``);
+    they must be ``np.cross``'s to the bit, straight down and upside down included."""
+    rng = np.random.default_rng(7)
+    rows = rng.normal(size=(50, 3))
+    rows[0] = (0.0, 0.0, -1.0)  # straight down
+    rows[1] = (0.3, -0.2, 0.0)  # level
+    for other in (np.array([0.0, 0.0, 1.0]), rng.normal(size=(50, 3))):
+        np.testing.assert_array_equal(views._cross(rows, other), np.cross(rows, other))
