@@ -188,6 +188,12 @@ class ReaderSettings:
     (769's four empty squares, 852 a6 and 956 a14 put right; 780 g12 newly wrong), boards
     without an error 97.33 % against 97.22 %. On seeds 101-400, where most settings were
     set, only 124 d15 and 390 b17 are such squares read wrong, either way.
+    ``view_presence_with_blob``: so too a piece fitted because its blob leaves its class
+    in doubt: its view, looked at already for its kind, adds to the fit's evidence or
+    takes from it the same way (a far board smeared by motion gives an empty square a
+    blob, seed 769's f3, the fit's evidence 3189 against the 2900 asked, its view like
+    no piece). On all 1000 frames (the kept profiles, a throwaway option): 16 squares
+    misread against 18, 769 f3 and 424 f4 put right, none newly wrong.
     ``covered_from``: a square read empty with this share or more of its edges' steps
     to its neighbours gone (``covered.steps_gone``: a hand or a sleeve, smooth and
     opaque, hides them; a shadow keeps them) is under a hand: unknown; None never.
@@ -269,6 +275,7 @@ class ReaderSettings:
     shadow_grow_mm: float = 2.0
     turned_blobs: bool = False
     board_tone: bool = True
+    view_presence_with_blob: bool = True
 
 
 #: The reading at a table: a piece whose kind the blob gives by a margin under 0.8 is
@@ -444,6 +451,7 @@ def read(
     blobs_seen = {}  # square -> (its index, its piece's blob)
     pieces = {}  # square -> (its index, the examples' costs), for the squares with a blob
     kept = {}  # square -> its piece's view (for ``teach``)
+    likeness_of = {}  # square -> how much its view looks like the kind it looks most like
     doubtful = {}  # square -> (its index, the examples' costs)
     confirming = {}  # square -> (its index, the examples' costs): fitted for ``fit_also``
     can_fit = bool(profile.palettes) and profile.shapes is not None
@@ -527,9 +535,12 @@ def read(
         if looked is None:
             return costs
         light, apart = looked
-        for name, seen_light, seen_apart in zip(names_seen, light, apart, strict=True):
+        scores = kinds.view_scores(light, apart)
+        for name, seen_light, seen_apart, its in zip(names_seen, light, apart, scores,
+                                                     strict=True):  # fmt: skip
             kept[name] = (seen_light, seen_apart)
-        return [c + v for c, v in zip(costs, kinds.view_costs(light, apart), strict=True)]
+            likeness_of[name] = float(its.max())
+        return [c + v for c, v in zip(costs, kinds.costs_of_scores(scores), strict=True)]
 
     seen = [name for name, (_, costs) in pieces.items() if costs is not None]
     view_part = {}  # square -> what its view added to its classes' costs
@@ -593,6 +604,11 @@ def read(
             for n, like, seen_light, seen_apart in zip(bare, likeness, *bare_views, strict=True):
                 lift[n] = per_likeness * (float(like) - settings.view_presence_from)
                 bare_seen[n] = (seen_light, seen_apart)
+        if settings.view_presence_with_blob and per_likeness > 0:
+            # A doubtful piece with a blob has been looked at already (``viewed`` above).
+            for n, (_, c) in doubtful.items():
+                if c is not None and n in likeness_of:
+                    lift[n] = per_likeness * (likeness_of[n] - settings.view_presence_from)
         alone = {}  # square -> its classes' costs: no blob, but a piece's shape explains it
         for name, (weighed, best) in zip(asked, fitted, strict=True):
             k, costs = asked[name]
@@ -1014,8 +1030,15 @@ class Kinds:
         view looks like the class's kind than like the kind it looks most like
         (``views.KindModel.scores``), weighted (``ReaderSettings.view_weight``): (N,
         classes)."""
-        seen = views.features(lightness, unlike, self.settings.view)
-        scores = self.view_model.scores(seen)
+        return self.costs_of_scores(self.view_scores(lightness, unlike))
+
+    def view_scores(self, lightness: np.ndarray, unlike: np.ndarray) -> np.ndarray:
+        """Per view seen, how much it looks like each kind (``views.KindModel.scores``):
+        (N, kinds). Its row's most is the view's likeness (``view_likeness``)."""
+        return self.view_model.scores(views.features(lightness, unlike, self.settings.view))
+
+    def costs_of_scores(self, scores: np.ndarray) -> np.ndarray:
+        """``view_costs`` from the views' ``view_scores``."""
         # Measured from the most alike kind: the view adds nothing to the kind it looks
         # most like, so a class's distance stays its blob's, and a margin a margin.
         return (
