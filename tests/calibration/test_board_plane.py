@@ -18,6 +18,7 @@ from calibration.board_plane import (
     rectify,
     rectify_maps,
 )
+from calibration.profiles import white_patches
 from calibration.registration import LENS_IN_NUMPY_FROM, camera_model, lens, register
 from vision.render.series import play_frame, series_table
 
@@ -159,3 +160,24 @@ def test_nodes_a_pixel_apart_are_the_map_itself(rendered) -> None:
     homog = np.column_stack([u.ravel(), v.ravel(), np.ones(u.size)]) @ to_undistorted.T
     exact = lens(homog[:, :2] / homog[:, 2:3], camera.matrix, camera.distortion)
     np.testing.assert_allclose(found.reshape(-1, 2), exact, atol=1e-3)
+
+
+def test_the_white_patches_are_the_used_markers_quiet_zones_in_the_frame(rendered) -> None:
+    """``white_patches`` puts every used marker's ring through the lens at once: each
+    ring is where the registration puts that marker's quiet zone, marker by marker."""
+    _, registration = rendered
+    rings = white_patches(registration)
+    used = [m for m in registration.sheet.markers if m.id in registration.used]
+    assert len(rings) == len(used) >= 3
+    for (outer, inner), marker in zip(rings, used, strict=True):
+        zone_outer, zone_inner = marker.quiet_zone()
+        assert outer.shape == zone_outer.shape and inner.shape == zone_inner.shape
+        np.testing.assert_array_equal(outer, registration.to_image(zone_outer))
+        np.testing.assert_array_equal(inner, registration.to_image(zone_inner))
+        # The hole lies inside the ring's outline.
+        polygon = outer.astype(np.float32).reshape(-1, 1, 2)
+        assert all(cv2.pointPolygonTest(polygon, (float(x), float(y)), False) > 0
+                   for x, y in inner)  # fmt: skip
+    # A marker the registration did not use is no white reference.
+    fewer = replace(registration, used=tuple(registration.used[1:]))
+    assert len(white_patches(fewer)) == len(rings) - 1
