@@ -228,7 +228,7 @@ def white_patches(registration: Registration) -> list[tuple[np.ndarray, np.ndarr
              if marker.id in registration.used]  # fmt: skip
     if not zones:
         return []
-    # Through the lens all at once: a call a polygon cost about as much again as its work.
+    # Through the lens in one call: a call a ring cost several times the work itself.
     points = registration.to_image(np.concatenate([np.concatenate(zone) for zone in zones]))
     rings = []
     start = 0
