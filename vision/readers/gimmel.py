@@ -1049,8 +1049,7 @@ class Kinds:
         """Per view seen, how much it looks like the kind it looks most like
         (``views.KindModel.scores``: about 1 for a view plainly of a kind, about 0 or
         less for one like no kind, such as a view of an empty square): (N,)."""
-        seen = views.features(lightness, unlike, self.settings.view)
-        return self.view_model.scores(seen).max(axis=1)
+        return self.view_scores(lightness, unlike).max(axis=1)
 
     def costs_of(self, blobs: list[Blob]) -> list[np.ndarray | None]:
         """Per blob, per class (``names``), how far the blob is from its nearest example;
