@@ -1,0 +1,77 @@
+"""A white piece whose kind is in doubt between a falcon and another kind is asked whether
+its top is a disc with a rim (``vision/readers/rims.py``, ``gimmel.ReaderSettings``'
+``rim_gain``): a falcon, a round column (``calibration/pieces/gimmel.toml``), has one
+all round; a beetle and a cat goddess do not. The rulebook names the three pieces of
+each colour (rulebooks/gimmel.de.txt, "1. Spielvorbereitung"; NOTES.md, Gimmel rule 1:
+the falcon a cylinder). Frames of the reader benchmark (``benchmarks/gimmel_reader.py``),
+rendered with their five set-up photos."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from rendered_tables import benchmark_table
+
+from calibration import silhouettes
+from calibration.profiles import square_centre_px
+from vision.readers import gimmel, rims
+
+WITHOUT = gimmel.ReaderSettings(rim_gain=0.0)
+
+
+@pytest.fixture(scope="module")
+def low_falcon():
+    """Seed 494: a white falcon on c16, far from the camera, its side showing more than
+    any set-up falcon's; its blob and view took it for a white beetle by 0.43."""
+    return benchmark_table(494)
+
+
+def _white_pieces(table):
+    return {name: label for name, label in table.truth["position"].items()
+            if label.startswith("white") and name not in table.truth["unknown"]}  # fmt: skip
+
+
+def test_a_falcons_rim_steps_across_it_as_no_other_pieces_top_does(low_falcon):
+    table = low_falcon
+    white = _white_pieces(table)
+    assert {label.split()[1] for label in white.values()} == {"falcon", "beetle", "cat"}
+    registration = gimmel.register(table.frame, table.sheet, camera=table.camera)
+    eye = silhouettes.board_eye(registration)
+    names, cells = gimmel.board_squares(table.sheet)
+    order = sorted(white)
+    centres = [square_centre_px(table.sheet, cells[names.index(n)], 1.0, 0.0) for n in order]
+    column = table.profile.piece_shapes["falcon"]
+    scores = dict(zip(order, rims.rim_scores(table.frame, registration, eye, centres,
+                                             column.size("diameter_mm") / 2,
+                                             column.height_mm), strict=True))  # fmt: skip
+    falcons = [scores[n] for n in order if white[n] == "white falcon"]
+    others = [scores[n] for n in order if white[n] != "white falcon"]
+    assert min(falcons) > gimmel.ReaderSettings().rim_from > max(others)
+    # One at a time as all at once.
+    alone = rims.rim_scores(table.frame, registration, eye, centres[:1],
+                            column.size("diameter_mm") / 2, column.height_mm)  # fmt: skip
+    assert alone[0] == pytest.approx(scores[order[0]], abs=1e-6)
+
+
+def test_a_low_falcon_read_as_a_beetle_is_read_by_its_rim(low_falcon):
+    table = low_falcon
+    assert table.truth["position"]["c16"] == "white falcon"
+    assert "c16" not in table.truth["unknown"]
+    rim, without = (gimmel.read(table.frame, table.sheet, table.profile,
+                                camera=table.camera, settings=s)
+                    for s in (gimmel.ReaderSettings(), WITHOUT))  # fmt: skip
+    assert without.squares["c16"] == "white beetle"
+    assert rim.squares["c16"] == "white falcon"
+    assert rim.margins["c16"]["white beetle"] > 0.0
+    # Nothing else changes.
+    assert {n: v for n, v in rim.squares.items() if n != "c16"} == {
+        n: v for n, v in without.squares.items() if n != "c16"
+    }
+
+
+def test_rim_scores_of_no_pieces_are_none(low_falcon):
+    table = low_falcon
+    registration = gimmel.register(table.frame, table.sheet, camera=table.camera)
+    eye = silhouettes.board_eye(registration)
+    assert rims.rim_scores(table.frame, registration, eye, np.zeros((0, 2)), 9.0,
+                           12.0).shape == (0,)  # fmt: skip
