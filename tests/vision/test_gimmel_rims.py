@@ -75,3 +75,35 @@ def test_rim_scores_of_no_pieces_are_none(low_falcon):
     eye = silhouettes.board_eye(registration)
     assert rims.rim_scores(table.frame, registration, eye, np.zeros((0, 2)), 9.0,
                            12.0).shape == (0,)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def blurred_falcons():
+    """Seed 980: a blurred frame, white falcons on e12 and g6; the examples took e12 for
+    a white beetle by 0.29, and read g6 a falcon by 0.55 only."""
+    return benchmark_table(980)
+
+
+def _lead(seen, name):
+    """How far ``name``'s piece leads its colour's other kinds (``Observation.margins``)."""
+    label = seen.squares[name]
+    colour = label.split()[0]
+    return min(m for c, m in seen.margins[name].items() if c.startswith(colour) and c != label)
+
+
+def test_a_falcon_read_as_one_is_surer_by_its_rim_and_of_no_other_colour(blurred_falcons):
+    table = blurred_falcons
+    assert table.truth["position"]["g6"] == table.truth["position"]["e12"] == "white falcon"
+    rim, without = (gimmel.read(table.frame, table.sheet, table.profile,
+                                camera=table.camera, settings=s)
+                    for s in (gimmel.ReaderSettings(), WITHOUT))  # fmt: skip
+    assert without.squares["g6"] == rim.squares["g6"] == "white falcon"
+    # Under the 0.7 a table asks of a piece set down (``companion.camera_source.MARGIN``),
+    # then over it.
+    assert _lead(without, "g6") < 0.7 <= _lead(rim, "g6")
+    # Its lead over a black falcon is what it was: a rim says nothing of colour.
+    assert rim.margins["g6"]["black falcon"] == pytest.approx(
+        without.margins["g6"]["black falcon"], abs=1e-6
+    )
+    assert without.squares["e12"] == "white beetle"
+    assert rim.squares["e12"] == "white falcon"
