@@ -205,7 +205,8 @@ class ReaderSettings:
     rules' count allowing (0 gain: never). After the rules' count and the hands (a
     piece under a hand read as a column sent the count to empty seed 542's black beetle
     on b7); the column's own colour's cost alone lowered made seed 8's black falcon on
-    f8, read white by 0.31, read white by 0.95. Black pieces are not asked: a black top's rim hardly steps from its side.
+    f8, read white by 0.31, read white by 0.95. Black pieces are not asked: a black
+    top's rim hardly steps from its side.
     White falcons the examples took for beetles were low (seed 144's a2, 494's c16),
     nearer the camera's side than any set-up falcon (807 e6) or blurred (980 e12);
     rim scores 0.965, 0.984, 0.986 and 0.945. On all 1000 frames (the kept profiles, a
