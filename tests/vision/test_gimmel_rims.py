@@ -69,7 +69,7 @@ def test_a_low_falcon_read_as_a_beetle_is_read_by_its_rim(low_falcon):
     }
 
 
-def test_rim_scores_of_no_pieces_are_none(low_falcon):
+def test_no_pieces_have_no_rim_scores(low_falcon):
     table = low_falcon
     registration = gimmel.register(table.frame, table.sheet, camera=table.camera)
     eye = silhouettes.board_eye(registration)

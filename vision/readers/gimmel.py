@@ -210,8 +210,8 @@ class ReaderSettings:
     White falcons the examples took for beetles were low (seed 144's a2, 494's c16),
     nearer the camera's side than any set-up falcon (807 e6) or blurred (980 e12);
     rim scores 0.965, 0.984, 0.986 and 0.945. On all 1000 frames (the kept profiles, a
-    throwaway option): 13 squares misread against 16, those four put right, none
-    newly wrong.
+    throwaway option): 12 squares misread against 16, those four put right, none
+    newly wrong (13 with the rim weighed before the count: 542 b7).
     ``covered_from``: a square read empty with this share or more of its edges' steps
     to its neighbours gone (``covered.steps_gone``: a hand or a sleeve, smooth and
     opaque, hides them; a shadow keeps them) is under a hand: unknown; None never.
@@ -826,8 +826,9 @@ def _promote_round_tops(
     """``seen`` with the pieces whose kind is in doubt between the round-topped one (a
     column: the shapes' cylinder, ``calibration/pieces``) and another of their colour
     (a margin under ``ReaderSettings.rim_in_doubt``), and whose top's rim shows in the
-    frame (``rims.rim_scores`` over ``rim_from``), weighed again: the column's cost
-    lowered by ``exp(-rim_gain * (score - rim_from))``, from the costs their margins say.
+    frame (``rims.rim_scores`` over ``rim_from``), weighed again: both colours' columns'
+    costs lowered by ``exp(-rim_gain * (score - rim_from))``, from the costs their
+    margins say.
     A column read so becomes surer; another kind is read as a column if that makes it
     the least, while the rules' count (``most_of_each``) leaves its colour a column to
     be; else its margin over the column shrinks."""
