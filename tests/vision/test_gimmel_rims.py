@@ -46,7 +46,8 @@ def test_a_falcons_rim_steps_across_it_as_no_other_pieces_top_does(low_falcon):
                                              column.height_mm), strict=True))  # fmt: skip
     falcons = [scores[n] for n in order if white[n] == "white falcon"]
     others = [scores[n] for n in order if white[n] != "white falcon"]
-    assert min(falcons) > gimmel.ReaderSettings().rim_from > max(others)
+    settings = gimmel.ReaderSettings()
+    assert min(falcons) > dict(settings.rim_from)["white"] > max(others)
     # One at a time as all at once.
     alone = rims.rim_scores(table.frame, registration, eye, centres[:1],
                             column.size("diameter_mm") / 2, column.height_mm)  # fmt: skip
@@ -107,3 +108,32 @@ def test_a_falcon_read_as_one_is_surer_by_its_rim_and_of_no_other_colour(blurred
     )
     assert without.squares["e12"] == "white beetle"
     assert rim.squares["e12"] == "white falcon"
+
+
+@pytest.fixture(scope="module")
+def cat_in_doubt():
+    """Seed 130: a white cat goddess on h3 whose blob and view lead the white falcon by
+    0.15 only."""
+    return benchmark_table(130)
+
+
+def test_a_piece_without_a_rim_is_surer_not_a_falcon(cat_in_doubt):
+    table = cat_in_doubt
+    assert table.truth["position"]["h3"] == "white cat"
+    assert "h3" not in table.truth["unknown"]
+    rim, without = (gimmel.read(table.frame, table.sheet, table.profile,
+                                camera=table.camera, settings=s)
+                    for s in (gimmel.ReaderSettings(), WITHOUT))  # fmt: skip
+    assert without.squares["h3"] == rim.squares["h3"] == "white cat"
+    # Under the 0.7 a table asks of a piece set down, then over it: no rim where a
+    # falcon's would show is evidence against a falcon, as one all round is for it.
+    assert without.margins["h3"]["white falcon"] < 0.7 <= rim.margins["h3"]["white falcon"]
+    # Its lead over the beetle is what it was: no rim says nothing of beetle or cat.
+    assert rim.margins["h3"]["white beetle"] == pytest.approx(
+        without.margins["h3"]["white beetle"], abs=1e-6
+    )
+    # A rim score under ``rim_against`` only: unchanged with the threshold lowered.
+    lower = gimmel.ReaderSettings(rim_against=(("white", 0.5),))
+    below = gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera,
+                        settings=lower)  # fmt: skip
+    assert below.margins["h3"] == pytest.approx(without.margins["h3"], abs=1e-6)
