@@ -137,3 +137,32 @@ def test_a_piece_without_a_rim_is_surer_not_a_falcon(cat_in_doubt):
     below = gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera,
                         settings=lower)  # fmt: skip
     assert below.margins["h3"] == pytest.approx(without.margins["h3"], abs=1e-6)
+
+
+@pytest.fixture(scope="module")
+def black_falcons():
+    """Seed 340: black falcons on f7 and a5 whose blobs and views lead the black beetle
+    and cat by 0.51 and 0.35 only."""
+    return benchmark_table(340)
+
+
+def test_a_black_falcons_rim_makes_it_surer_over_black_rim_from(black_falcons):
+    table = black_falcons
+    assert table.truth["position"]["f7"] == "black falcon"
+    assert "f7" not in table.truth["unknown"]
+    rim, without = (gimmel.read(table.frame, table.sheet, table.profile,
+                                camera=table.camera, settings=s)
+                    for s in (gimmel.ReaderSettings(), WITHOUT))  # fmt: skip
+    assert without.squares["f7"] == rim.squares["f7"] == "black falcon"
+    assert _lead(without, "f7") < 0.7 <= _lead(rim, "f7")
+    assert rim.margins["f7"]["white falcon"] == pytest.approx(
+        without.margins["f7"]["white falcon"], abs=1e-6
+    )
+    # Black's threshold is further out than white's: at white's, a black top's rim
+    # (which steps less from its side) would count as much as a white one's.
+    black = dict(gimmel.ReaderSettings().rim_from)
+    assert black["black"] > black["white"]
+    only_white = gimmel.ReaderSettings(rim_from=(("white", black["white"]),))
+    unasked = gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera,
+                          settings=only_white)  # fmt: skip
+    assert unasked.margins["f7"] == pytest.approx(without.margins["f7"], abs=1e-6)
