@@ -1,4 +1,4 @@
-"""A white piece whose kind is in doubt between a falcon and another kind is asked whether
+"""A piece whose kind is in doubt between a falcon and another kind is asked whether
 its top is a disc with a rim (``vision/readers/rims.py``, ``gimmel.ReaderSettings``'
 ``rim_gain``): a falcon, a round column (``calibration/pieces/gimmel.toml``), has one
 all round; a beetle and a cat goddess do not. The rulebook names the three pieces of
