@@ -128,7 +128,7 @@ def test_a_piece_without_a_rim_is_surer_not_a_falcon(cat_in_doubt):
     # Under the 0.7 a table asks of a piece set down, then over it: no rim where a
     # falcon's would show is evidence against a falcon, as one all round is for it.
     assert without.margins["h3"]["white falcon"] < 0.7 <= rim.margins["h3"]["white falcon"]
-    # Its lead over the beetle is what it was: no rim says nothing of beetle or cat.
+    # Its lead over the beetle is what it was: a missing rim does not tell a beetle from a cat.
     assert rim.margins["h3"]["white beetle"] == pytest.approx(
         without.margins["h3"]["white beetle"], abs=1e-6
     )
