@@ -845,7 +845,9 @@ def _promote_round_tops(
     (``rims.rim_scores``): over their colour's ``rim_from``, both colours' columns'
     costs (from the costs their margins say) lowered by ``exp(-rim_gain * (score -
     rim_from))``; under its ``rim_against``, raised by ``exp(rim_gain * (rim_against -
-    score))``. A piece is read as its colour's column, or as its colour's other kind,
+    score))``, or the other colour's if lower and its colour is in doubt too (a margin
+    under ``rim_in_doubt`` over the other colour's same kind). A piece is read as its
+    colour's column, or as its colour's other kind,
     if that makes it the least, while the rules' count (``most_of_each``) leaves its
     colour one such to be; else it is read as it was, its margins moved."""
     shapes = profile.piece_shapes
@@ -877,6 +879,12 @@ def _promote_round_tops(
     for name, score in zip(asked, scores, strict=True):
         colour = squares[name].partition(" ")[0]
         over, under = rim_from.get(colour, np.inf), rim_against.get(colour, -np.inf)
+        other = _other_colour(squares[name])
+        if other is not None and margins[name].get(other, 1.0) < settings.rim_in_doubt:
+            # Its colour in doubt too: no rim says no column only if it says so for
+            # either colour (a glinting black falcon read white, rendered table 26's
+            # e14 or a12, steps less at its rim than a white one).
+            under = min(under, rim_against.get(other.partition(" ")[0], -np.inf))
         if score > over:
             # A rim says a column stands there, not which colour: every colour's column
             # is lowered alike, and their order kept.
