@@ -17,6 +17,13 @@ from calibration.profiles import square_centre_px
 from vision.readers import gimmel, rims
 
 WITHOUT = gimmel.ReaderSettings(rim_gain=0.0)
+WITH = gimmel.ReaderSettings()
+
+
+def _read(table, settings: gimmel.ReaderSettings = WITH):
+    """The table's frame read with ``settings`` (the rim weighed, by default)."""
+    return gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera,
+                       settings=settings)  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +53,7 @@ def test_a_falcons_rim_steps_across_it_as_no_other_pieces_top_does(low_falcon):
                                              column.height_mm), strict=True))  # fmt: skip
     falcons = [scores[n] for n in order if white[n] == "white falcon"]
     others = [scores[n] for n in order if white[n] != "white falcon"]
-    settings = gimmel.ReaderSettings()
+    settings = WITH
     assert min(falcons) > dict(settings.rim_from)["white"] > max(others)
     # One at a time as all at once.
     alone = rims.rim_scores(table.frame, registration, eye, centres[:1],
@@ -58,9 +65,7 @@ def test_a_low_falcon_read_as_a_beetle_is_read_by_its_rim(low_falcon):
     table = low_falcon
     assert table.truth["position"]["c16"] == "white falcon"
     assert "c16" not in table.truth["unknown"]
-    rim, without = (gimmel.read(table.frame, table.sheet, table.profile,
-                                camera=table.camera, settings=s)
-                    for s in (gimmel.ReaderSettings(), WITHOUT))  # fmt: skip
+    rim, without = _read(table), _read(table, WITHOUT)
     assert without.squares["c16"] == "white beetle"
     assert rim.squares["c16"] == "white falcon"
     assert rim.margins["c16"]["white beetle"] > 0.0
@@ -95,9 +100,7 @@ def _lead(seen, name):
 def test_a_falcon_read_as_one_is_surer_by_its_rim_and_of_no_other_colour(blurred_falcons):
     table = blurred_falcons
     assert table.truth["position"]["g6"] == table.truth["position"]["e12"] == "white falcon"
-    rim, without = (gimmel.read(table.frame, table.sheet, table.profile,
-                                camera=table.camera, settings=s)
-                    for s in (gimmel.ReaderSettings(), WITHOUT))  # fmt: skip
+    rim, without = _read(table), _read(table, WITHOUT)
     assert without.squares["g6"] == rim.squares["g6"] == "white falcon"
     # Under the 0.7 a table asks of a piece set down (``companion.camera_source.MARGIN``),
     # then over it.
@@ -121,9 +124,7 @@ def test_a_piece_without_a_rim_is_surer_not_a_falcon(cat_in_doubt):
     table = cat_in_doubt
     assert table.truth["position"]["h3"] == "white cat"
     assert "h3" not in table.truth["unknown"]
-    rim, without = (gimmel.read(table.frame, table.sheet, table.profile,
-                                camera=table.camera, settings=s)
-                    for s in (gimmel.ReaderSettings(), WITHOUT))  # fmt: skip
+    rim, without = _read(table), _read(table, WITHOUT)
     assert without.squares["h3"] == rim.squares["h3"] == "white cat"
     # Under the 0.7 a table asks of a piece set down, then over it: no rim where a
     # falcon's would show is evidence against a falcon, as one all round is for it.
@@ -134,8 +135,7 @@ def test_a_piece_without_a_rim_is_surer_not_a_falcon(cat_in_doubt):
     )
     # A rim score under ``rim_against`` only: unchanged with the threshold lowered.
     lower = gimmel.ReaderSettings(rim_against=(("white", 0.5),))
-    below = gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera,
-                        settings=lower)  # fmt: skip
+    below = _read(table, lower)
     assert below.margins["h3"] == pytest.approx(without.margins["h3"], abs=1e-6)
 
 
@@ -150,9 +150,7 @@ def test_a_black_falcons_rim_makes_it_surer_over_black_rim_from(black_falcons):
     table = black_falcons
     assert table.truth["position"]["f7"] == "black falcon"
     assert "f7" not in table.truth["unknown"]
-    rim, without = (gimmel.read(table.frame, table.sheet, table.profile,
-                                camera=table.camera, settings=s)
-                    for s in (gimmel.ReaderSettings(), WITHOUT))  # fmt: skip
+    rim, without = _read(table), _read(table, WITHOUT)
     assert without.squares["f7"] == rim.squares["f7"] == "black falcon"
     assert _lead(without, "f7") < 0.7 <= _lead(rim, "f7")
     assert rim.margins["f7"]["white falcon"] == pytest.approx(
@@ -160,9 +158,8 @@ def test_a_black_falcons_rim_makes_it_surer_over_black_rim_from(black_falcons):
     )
     # Black's threshold is further out than white's: at white's, a black top's rim
     # (which steps less from its side) would count as much as a white one's.
-    black = dict(gimmel.ReaderSettings().rim_from)
-    assert black["black"] > black["white"]
-    only_white = gimmel.ReaderSettings(rim_from=(("white", black["white"]),))
-    unasked = gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera,
-                          settings=only_white)  # fmt: skip
+    thresholds = dict(WITH.rim_from)
+    assert thresholds["black"] > thresholds["white"]
+    only_white = gimmel.ReaderSettings(rim_from=(("white", thresholds["white"]),))
+    unasked = _read(table, only_white)
     assert unasked.margins["f7"] == pytest.approx(without.margins["f7"], abs=1e-6)
