@@ -251,11 +251,19 @@ class CameraSource:
             self.table.on_change()
         picture = rectify(image, registration, MOTION_PX_PER_MM, 0.0)
         gate = self.gate.feed(picture, at)
-        if gate.moving or not gate.settled:
+        if gate.moving:
             self.pending.clear()  # a hand: what was read before it proves nothing
             self._forget_still()
             return None
+        # Still, if not yet for long enough to read: the frames the gate waits through
+        # show the scene that will be read, so they count toward its mean, and the first
+        # reading is as sure as a later one (read on one frame alone, a piece read 0.68
+        # over another kind was asked about, then taken when a later mean read 0.72).
         picture = self.mean.add(image)
+        if not gate.settled:
+            self.pending.clear()
+            self.still.clear()
+            return None
 
         def read_fitted(squares: frozenset[str]) -> Any:
             return self.read(picture, self.sheet, self.profile, registration=registration,

@@ -126,6 +126,48 @@ def test_the_squares_a_move_hangs_on_are_fitted_by_the_reader(camera_table, shee
     assert [before for before, _ in asked[2:]] == list(range(1, len(asked) - 1))
 
 
+def test_a_still_scenes_first_reading_is_the_mean_of_the_frames_the_gate_waited_through(
+    camera_table, sheet
+):
+    # A still board's frames differ by the sensor's noise alone (``vision.still``). The
+    # motion gate waits for a few still frames before the scene is read; those frames
+    # show what will be read, so the first reading is of their mean, not of the last
+    # frame alone. A frame in which the hand still moves is in no mean.
+    import cv2
+
+    _, source = camera_table
+    pictures = []
+    reader = source.read
+
+    def read(picture, *args, **options):
+        pictures.append(picture)
+        return reader(picture, *args, **options)
+
+    source.read = read
+    assert run(source, [scene(sheet, {}, 110 + i) for i in range(5)]) == ["unchanged"]
+    pictures.clear()
+    placed = {"c3": "white beetle"}
+    hand = [scene(sheet, placed, 120, hand=(400, 300))]
+    still = [scene(sheet, placed, 130 + i) for i in range(6)]
+    frames = hand + still
+    at = [1.0 + 0.1 * i for i in range(len(frames))]
+    gates = []
+    for frame, when in zip(frames, at, strict=True):
+        seen = len(pictures)
+        source.step(frame, when)
+        gates.append((source.gate._last, len(pictures) > seen))
+    first = next(i for i, (_, was_read) in enumerate(gates) if was_read)
+    run_start = max(i for i, (gate, _) in enumerate(gates[:first]) if gate.moving) + 1
+    assert first - run_start + 1 >= 2  # the gate waited through still frames
+    waited = frames[run_start : first + 1]
+    total = np.zeros(waited[0].shape, np.uint16)
+    for frame in waited:
+        total += frame
+    expected = cv2.convertScaleAbs(total, alpha=1.0 / len(waited))
+    assert np.array_equal(pictures[0], expected)
+    assert not np.array_equal(pictures[0], frames[first])
+
+
 def test_a_table_reads_its_mounted_camera_as_such(camera_table, sheet):
     # A table fits more pieces than a photo from a new place is fitted (``gimmel.MOUNTED``:
     # a piece set down whose kind the blob reads unsurely is not waited for).
