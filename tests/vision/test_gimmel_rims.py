@@ -163,3 +163,91 @@ def test_a_black_falcons_rim_makes_it_surer_over_black_rim_from(black_falcons):
     only_white = gimmel.ReaderSettings(rim_from=(("white", thresholds["white"]),))
     unasked = _read(table, only_white)
     assert unasked.margins["f7"] == pytest.approx(without.margins["f7"], abs=1e-6)
+
+
+def _weighed_by_rim(table, monkeypatch, label, margins, score):
+    """``gimmel._promote_round_tops`` on one piece on h3 read as ``label`` with
+    ``margins``, its top's rim scoring ``score`` (the frame, the registration and the
+    profile are the table's; the rim's score is given)."""
+    monkeypatch.setattr(rims, "rim_scores", lambda *_, **__: np.array([score]))
+    registration = gimmel.register(table.frame, table.sheet, camera=table.camera)
+    names, _ = gimmel.board_squares(table.sheet)
+    squares = dict.fromkeys(names, gimmel.EMPTY) | {"h3": label}
+    confidence = dict.fromkeys(names, 1.0) | {"h3": min(m for m in margins.values() if m > 0)}
+    seen = gimmel.Observation("gimmel", squares, confidence, margins={"h3": margins})
+    kinds = gimmel.Kinds.of(table.profile, WITH)
+    return gimmel._promote_round_tops(seen, table.frame, registration, table.profile,
+                                      table.sheet, kinds, WITH, None)  # fmt: skip
+
+
+def test_a_missing_rim_counts_against_each_colours_column_as_that_colour_would_have_it(
+    cat_in_doubt, monkeypatch
+):
+    """Rendered table 12's white cat goddess on g18 (benchmarks/gimmel_table.py): read by
+    0.41 to 0.51 over the white falcon and 0.52 over the black cat, its rim scored 0.87,
+    under white's ``rim_against``. No white falcon stands there then; a black one might
+    (a black top's rim steps less from its side, and black has no ``rim_against``), so
+    the white falcon alone is weighed away, and the table took the cat at once rather
+    than 1.1 s after the hand left."""
+    margins = {"black beetle": 0.79, "black cat": 0.52, "black falcon": 0.66,
+               "white beetle": 0.70, "white cat": 0.0, "white falcon": 0.42}  # fmt: skip
+    seen = _weighed_by_rim(cat_in_doubt, monkeypatch, "white cat", margins, 0.87)
+    assert seen.squares["h3"] == "white cat"
+    assert seen.margins["h3"]["white falcon"] > 0.7 > margins["white falcon"]
+    assert seen.margins["h3"]["black falcon"] == pytest.approx(margins["black falcon"])
+    assert seen.margins["h3"]["black cat"] == pytest.approx(margins["black cat"])
+    # Its colour not in doubt: both colours' columns as white's would have them.
+    sure = margins | {"black cat": 0.9, "black beetle": 0.95}
+    seen = _weighed_by_rim(cat_in_doubt, monkeypatch, "white cat", sure, 0.87)
+    assert seen.margins["h3"]["black falcon"] > 0.9 > sure["black falcon"]
+    # A glinting black falcon read white by a hair (rendered table 26's e14 and a12):
+    # no white falcon, so the black one is the least, but the rim does not say which
+    # colour a piece is: it is left as it was read, not made a white cat.
+    glinting = {"black beetle": 0.8, "black cat": 0.85, "black falcon": 0.12,
+                "white beetle": 0.7, "white cat": 0.6, "white falcon": 0.0}  # fmt: skip
+    seen = _weighed_by_rim(cat_in_doubt, monkeypatch, "white falcon", glinting, 0.86)
+    assert seen.squares["h3"] == "white falcon"
+    assert seen.margins["h3"] == glinting
+
+
+@pytest.fixture(scope="module")
+def falcon_on_light():
+    """Seed 35: a white falcon on a14, on a light square: its share of unlike pixels says
+    it stands there by 0.8 only; its top's rim scores 0.99."""
+    return benchmark_table(35)
+
+
+def test_a_rim_vouches_that_a_piece_stands_where_a_move_is_in_question(falcon_on_light):
+    table = falcon_on_light
+    assert table.truth["position"]["a14"] == "white falcon"
+    assert "a14" not in table.truth["unknown"]
+    photo = _read(table)
+    assert photo.squares["a14"] == "white falcon"
+    assert photo.occupied["a14"] < 0.9
+    asked = frozenset({"a14"})
+
+    def at_table(settings):
+        return gimmel.read(table.frame, table.sheet, table.profile, camera=table.camera,
+                           settings=settings, fit_also=asked)  # fmt: skip
+
+    vouched = at_table(WITH)
+    assert vouched.occupied["a14"] == 1.0
+    unvouched = at_table(gimmel.ReaderSettings(rim_present=None))
+    assert unvouched.occupied["a14"] < 0.9
+    # Which piece is read, and how surely, is what it was.
+    assert vouched.squares == unvouched.squares == photo.squares
+    assert vouched.confidence == unvouched.confidence
+    # A frame no move is in question on (a photo) is read as it was.
+    assert photo.occupied == _read(table, gimmel.ReaderSettings(rim_present=None)).occupied
+    # No empty square's top would vouch so: on this frame every visible one scores less.
+    registration = gimmel.register(table.frame, table.sheet, camera=table.camera)
+    names, cells = gimmel.board_squares(table.sheet)
+    empty = [n for n in names
+             if n not in table.truth["position"] and n not in table.truth["unknown"]]  # fmt: skip
+    column = table.profile.piece_shapes["falcon"]
+    scores = rims.rim_scores(table.frame, registration, silhouettes.board_eye(registration),
+                             [square_centre_px(table.sheet, cells[names.index(n)], 1.0, 0.0)
+                              for n in empty],
+                             column.size("diameter_mm") / 2, column.height_mm)  # fmt: skip
+    assert len(empty) > 100
+    assert scores.max() < WITH.rim_present

@@ -228,6 +228,17 @@ class ReaderSettings:
     rim scores 0.965, 0.984, 0.986 and 0.945. On all 1000 frames (the kept profiles, a
     throwaway option): 12 squares misread against 16, those four put right, none
     newly wrong (13 with the rim weighed before the count: 542 b7).
+    ``rim_present``: on a frame where a move is in question (``read`` asked to fit some
+    squares, ``fit_also``: a table's), a square read as a piece but not surely there
+    (``occupied`` under 1) whose top rim-scores this or more surely holds a piece:
+    ``occupied`` 1. A white falcon on a light square is little unlike the board, so its
+    share of unlike pixels says only "maybe something", and its colour in doubt kept the
+    fit from vouching (rendered table 35's e14: occupied 0.66, asked about, its rim
+    0.99; and again when a falcon set down on g11 could have leapt there from e14). Every
+    such square, not only those asked to fit: a piece leaving is a move too. No empty square
+    scores so high: on the reader benchmark's frames of seeds 1-600, the 71,000 visible
+    empty squares scored 0.968 at most (median 0.906, 99.9 % under 0.955; workbench).
+    None: never.
     ``covered_from``: a square read empty with this share or more of its edges' steps
     to its neighbours gone (``covered.steps_gone``: a hand or a sleeve, smooth and
     opaque, hides them; a shadow keeps them) is under a hand: unknown; None never.
@@ -314,6 +325,7 @@ class ReaderSettings:
     rim_from: tuple[tuple[str, float], ...] = (("white", 0.93), ("black", 0.95))
     rim_against: tuple[tuple[str, float], ...] = (("white", 0.91),)
     rim_in_doubt: float = 0.8
+    rim_present: float | None = 0.975
     rim: rims.RimSettings = field(default_factory=rims.RimSettings)
 
 
@@ -715,7 +727,38 @@ def read(
         # a column, would send the count looking for another square to change).
         seen = _promote_round_tops(seen, image, registration, profile, sheet, kinds, settings,
                                    most_of_each)  # fmt: skip
+    if settings.rim_present is not None and fit_also:
+        seen = _present_by_rim(seen, image, registration, profile, sheet, settings)
     return seen
+
+
+def _present_by_rim(
+    seen: Observation,
+    image: np.ndarray,
+    registration: Registration,
+    profile: Profile,
+    sheet: Sheet,
+    settings: ReaderSettings,
+) -> Observation:
+    """``seen`` with ``occupied`` 1 on the squares read as a piece, not surely there,
+    whose top shows a column's rim (``rims.rim_scores``) of ``ReaderSettings.rim_present``
+    or more: no empty square's does."""
+    shapes = profile.piece_shapes
+    column = next((s for s in shapes.solids if s.form == "cylinder"), None) if shapes else None
+    eye = silhouettes.board_eye(registration)
+    asked = sorted(name for name, label in seen.squares.items()
+                   if label not in (EMPTY, UNKNOWN) and seen.occupied[name] < 1.0)  # fmt: skip
+    if column is None or eye is None or not asked:
+        return seen
+    names, cells = board_squares(sheet)
+    centres = [square_centre_px(sheet, cells[names.index(n)], 1.0, 0.0) for n in asked]
+    scores = rims.rim_scores(image, registration, eye, centres, column.size("diameter_mm") / 2,
+                             column.height_mm, settings.rim)  # fmt: skip
+    vouched = [name for name, score in zip(asked, scores, strict=True)
+               if score >= settings.rim_present]  # fmt: skip
+    if not vouched:
+        return seen
+    return replace(seen, occupied=seen.occupied | dict.fromkeys(vouched, 1.0))
 
 
 def _hide_covered(
@@ -845,8 +888,10 @@ def _promote_round_tops(
     (``rims.rim_scores``): over their colour's ``rim_from``, both colours' columns'
     costs (from the costs their margins say) lowered by ``exp(-rim_gain * (score -
     rim_from))``; under its ``rim_against``, raised by ``exp(rim_gain * (rim_against -
-    score))``, or the other colour's if lower and its colour is in doubt too (a margin
-    under ``rim_in_doubt`` over the other colour's same kind). A piece is read as its
+    score))``, except that where its colour is in doubt too (a margin under
+    ``rim_in_doubt`` over the other colour's same kind) the other colour's column is
+    raised only as that colour's ``rim_against`` would have it (black has none: a
+    black top's rim steps less from its side). A piece is read as its
     colour's column, or as its colour's other kind,
     if that makes it the least, while the rules' count (``most_of_each``) leaves its
     colour one such to be; else it is read as it was, its margins moved."""
@@ -879,29 +924,37 @@ def _promote_round_tops(
     for name, score in zip(asked, scores, strict=True):
         colour = squares[name].partition(" ")[0]
         over, under = rim_from.get(colour, np.inf), rim_against.get(colour, -np.inf)
+        # Each colour's column and how far under its rim it says no such column stands.
+        unders = dict.fromkeys(rim_from.keys() | rim_against.keys() | {colour}, under)
         other = _other_colour(squares[name])
         if other is not None and margins[name].get(other, 1.0) < settings.rim_in_doubt:
-            # Its colour in doubt too: no rim says no column only if it says so for
-            # either colour (a glinting black falcon read white, rendered table 26's
-            # e14 or a12, steps less at its rim than a white one).
-            under = min(under, rim_against.get(other.partition(" ")[0], -np.inf))
-        if score > over:
+            # Its colour in doubt too: no rim says no column of a colour only as that
+            # colour's column would have it (a glinting black falcon read white,
+            # rendered table 26's e14 or a12, steps less at its rim than a white one).
+            other_colour = other.partition(" ")[0]
+            unders[other_colour] = rim_against.get(other_colour, -np.inf)
+        lowered = score > over
+        if lowered:
             # A rim says a column stands there, not which colour: every colour's column
             # is lowered alike, and their order kept.
-            factor = np.exp(-settings.rim_gain * (score - over))
-        elif score < under:
-            # No rim where a column's would show: no column of either colour.
-            factor = np.exp(settings.rim_gain * (under - score))
+            factors = {c: np.exp(-settings.rim_gain * (score - over)) for c in unders}
+        elif any(score < u for u in unders.values()):
+            # No rim where a column's would show: no column of the colours that say so.
+            factors = {c: np.exp(settings.rim_gain * max(u - score, 0.0))
+                       for c, u in unders.items()}  # fmt: skip
         else:
             continue
         # The costs relative to the least, from the margins (``Kinds.margins``).
         costs = np.array([1.0 / (1.0 - margins[name][c]) if margins[name][c] < 1.0 else np.inf
                           for c in kinds.names])  # fmt: skip
-        costs[[c.partition(" ")[2] == column.kind for c in kinds.names]] *= factor
+        for k, c in enumerate(kinds.names):
+            its_colour, _, its_kind = c.partition(" ")
+            if its_kind == column.kind:
+                costs[k] *= factors.get(its_colour, 1.0)
         label, sure = kinds.decide(costs)
         new_colour, _, new_kind = label.partition(" ")
         if label != squares[name] and (
-            new_colour != colour or (new_kind == column.kind) != (factor < 1.0)
+            new_colour != colour or (new_kind == column.kind) != lowered
         ):
             continue  # another colour's piece: the rim does not say
         if (
