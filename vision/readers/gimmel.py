@@ -925,7 +925,7 @@ def _promote_round_tops(
         colour = squares[name].partition(" ")[0]
         over, under = rim_from.get(colour, np.inf), rim_against.get(colour, -np.inf)
         # Each colour's column and how far under its rim it says no such column stands.
-        unders = dict.fromkeys(rim_from.keys() | rim_against.keys() | {colour}, under)
+        unders = dict.fromkeys({c.partition(" ")[0] for c in kinds.names}, under)
         other = _other_colour(squares[name])
         if other is not None and margins[name].get(other, 1.0) < settings.rim_in_doubt:
             # Its colour in doubt too: no rim says no column of a colour only as that
