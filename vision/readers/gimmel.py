@@ -236,9 +236,9 @@ class ReaderSettings:
     fit from vouching (rendered table 35's e14: occupied 0.66, asked about, its rim
     0.99; and again when a falcon set down on g11 could have leapt there from e14). Every
     such square, not only those asked to fit: a piece leaving is a move too. No empty square
-    scores so high: on the reader benchmark's frames of seeds 1-600, the 71,000 visible
-    empty squares scored 0.968 at most (median 0.906, 99.9 % under 0.955; workbench).
-    None: never.
+    scores so high: on the reader benchmark's frames of seeds 121-600, the 57,367 visible
+    empty squares scored 0.965 at most (median 0.906, 99.9 % under 0.955), and those of
+    seeds 1-120 0.968 at most (workbench). None: never.
     ``covered_from``: a square read empty with this share or more of its edges' steps
     to its neighbours gone (``covered.steps_gone``: a hand or a sleeve, smooth and
     opaque, hides them; a shadow keeps them) is under a hand: unknown; None never.
@@ -743,22 +743,44 @@ def _present_by_rim(
     """``seen`` with ``occupied`` 1 on the squares read as a piece, not surely there,
     whose top shows a column's rim (``rims.rim_scores``) of ``ReaderSettings.rim_present``
     or more: no empty square's does."""
-    shapes = profile.piece_shapes
-    column = next((s for s in shapes.solids if s.form == "cylinder"), None) if shapes else None
-    eye = silhouettes.board_eye(registration)
+    column = _column(profile)
     asked = sorted(name for name, label in seen.squares.items()
                    if label not in (EMPTY, UNKNOWN) and seen.occupied[name] < 1.0)  # fmt: skip
-    if column is None or eye is None or not asked:
+    if column is None or not asked:
         return seen
-    names, cells = board_squares(sheet)
-    centres = [square_centre_px(sheet, cells[names.index(n)], 1.0, 0.0) for n in asked]
-    scores = rims.rim_scores(image, registration, eye, centres, column.size("diameter_mm") / 2,
-                             column.height_mm, settings.rim)  # fmt: skip
+    scores = _column_rims(image, registration, sheet, column, asked, settings)
+    if scores is None:
+        return seen
     vouched = [name for name, score in zip(asked, scores, strict=True)
                if score >= settings.rim_present]  # fmt: skip
     if not vouched:
         return seen
     return replace(seen, occupied=seen.occupied | dict.fromkeys(vouched, 1.0))
+
+
+def _column(profile: Profile):
+    """The pieces' round column (their shapes' cylinder: Gimmel's falcon), or None."""
+    shapes = profile.piece_shapes
+    return next((s for s in shapes.solids if s.form == "cylinder"), None) if shapes else None
+
+
+def _column_rims(
+    image: np.ndarray,
+    registration: Registration,
+    sheet: Sheet,
+    column,
+    squares: list[str],
+    settings: ReaderSettings,
+) -> np.ndarray | None:
+    """How clearly a top of ``column``'s size shows its rim on each of ``squares``
+    (``rims.rim_scores``); None where the camera cannot be worked out."""
+    eye = silhouettes.board_eye(registration)
+    if eye is None:
+        return None
+    names, cells = board_squares(sheet)
+    centres = [square_centre_px(sheet, cells[names.index(n)], 1.0, 0.0) for n in squares]
+    return rims.rim_scores(image, registration, eye, centres, column.size("diameter_mm") / 2,
+                           column.height_mm, settings.rim)  # fmt: skip
 
 
 def _hide_covered(
@@ -895,10 +917,8 @@ def _promote_round_tops(
     colour's column, or as its colour's other kind,
     if that makes it the least, while the rules' count (``most_of_each``) leaves its
     colour one such to be; else it is read as it was, its margins moved."""
-    shapes = profile.piece_shapes
-    column = next((s for s in shapes.solids if s.form == "cylinder"), None) if shapes else None
-    eye = silhouettes.board_eye(registration)
-    if column is None or eye is None:
+    column = _column(profile)
+    if column is None:
         return seen
     rim_from, rim_against = dict(settings.rim_from), dict(settings.rim_against)
     asks = rim_from.keys() | rim_against.keys()
@@ -916,10 +936,9 @@ def _promote_round_tops(
             asked.append(name)
     if not asked:
         return seen
-    names, cells = board_squares(sheet)
-    centres = [square_centre_px(sheet, cells[names.index(n)], 1.0, 0.0) for n in asked]
-    scores = rims.rim_scores(image, registration, eye, centres, column.size("diameter_mm") / 2,
-                             column.height_mm, settings.rim)  # fmt: skip
+    scores = _column_rims(image, registration, sheet, column, asked, settings)
+    if scores is None:
+        return seen
     squares, confidence, margins = dict(seen.squares), dict(seen.confidence), dict(seen.margins)
     for name, score in zip(asked, scores, strict=True):
         colour = squares[name].partition(" ")[0]
