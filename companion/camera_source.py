@@ -257,12 +257,11 @@ class CameraSource:
             return None
         # Still, if not yet for long enough to read: the frames the gate waits through
         # show the scene that will be read, so they count toward its mean, and the first
-        # reading is as sure as a later one (read on one frame alone, a piece read 0.68
-        # over another kind was asked about, then taken when a later mean read 0.72).
+        # reading is of several frames (read on one frame alone, a piece read 0.68 over
+        # another kind was asked about, then taken when a later mean read 0.72). Nothing
+        # is pending then: the frame that last moved cleared it.
         picture = self.mean.add(image)
         if not gate.settled:
-            self.pending.clear()
-            self.still.clear()
             return None
 
         def read_fitted(squares: frozenset[str]) -> Any:
