@@ -3,8 +3,8 @@ pixels of a white piece on a light square that differ from the board say that so
 may stand there, not its colour or its outline; the square is read as one with no blob
 at its middle, and the fit of each kind's shape and the piece's view say what stands
 there. Frame 9 of the reader benchmark (``benchmarks/gimmel_reader.py``), rendered
-with its five set-up photos: a white beetle on h7 whose blob is under half the
-smallest blob of the set-up's examples."""
+with its five set-up photos: a white beetle on h7 whose blob is between a quarter and
+three fifths of the smallest blob among the set-up's examples."""
 
 from __future__ import annotations
 
