@@ -433,6 +433,10 @@ def prepare(
         shadow_zones(sheet, cells, range(len(cells)), profile, settings, width)
 
 
+#: Where a blob's area is among its shape features (``SHAPE_FEATURES``).
+AREA = SHAPE_FEATURES.index("area")
+
+
 def read(
     image: np.ndarray,
     sheet: Sheet,
@@ -530,8 +534,7 @@ def read(
         if parts is None:  # labelled once a frame, when the first piece is met
             parts = blob_parts(unlike_by > ps.blob_delta_e)
         blob = piece_blob(lab, parts, sheet, cells[k], ps)
-        area = None if blob is None else blob.features[SHAPE_FEATURES.index("area")]
-        if area is not None and area < settings.least_blob * kinds.least_area:
+        if blob is not None and blob.features[AREA] < settings.least_blob * kinds.least_area:
             blob = None  # a few pixels: too few to say a colour or an outline
         if blob is None:  # unlike pixels, but none at the middle: a neighbour's top...
             squares[name], confidence[name] = EMPTY, 0.5
@@ -1203,7 +1206,7 @@ class Kinds:
     def least_area(self) -> float:
         """The smallest blob among the examples (``SHAPE_FEATURES``' area: hundreds of
         square millimetres), which ``ReaderSettings.least_blob`` is a share of."""
-        return float(self.features[:, SHAPE_FEATURES.index("area")].min())
+        return float(self.features[:, AREA].min())
 
     @classmethod
     def of(cls, profile: Profile, settings: ReaderSettings) -> Kinds:
