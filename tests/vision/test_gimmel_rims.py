@@ -8,6 +8,8 @@ rendered with their five set-up photos."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from rendered_tables import benchmark_table
@@ -163,6 +165,32 @@ def test_a_black_falcons_rim_makes_it_surer_over_black_rim_from(black_falcons):
     only_white = gimmel.ReaderSettings(rim_from=(("white", thresholds["white"]),))
     unasked = _read(table, only_white)
     assert unasked.margins["f7"] == pytest.approx(without.margins["f7"], abs=1e-6)
+
+
+def test_a_black_top_whose_rim_is_a_black_falcons_median_counts_for_a_falcon():
+    """Seed 250: a black falcon on a1 that a table's reading (``gimmel.MOUNTED``) has
+    leading the black beetle by under the 0.7 a table asks for
+    (``companion.camera_source.MARGIN``) when black's ``rim_from`` is 0.95, and by
+    0.7 or more at the shipped 0.945 (about the black falcons' median rim): the table
+    takes it at once rather than waiting for a frame that reads it surer (rendered
+    table 56's black falcon on g15, 1.4 s)."""
+    table = benchmark_table(250)
+    assert table.truth["position"]["a1"] == "black falcon"
+    assert "a1" not in table.truth["unknown"]
+    shipped = dict(gimmel.MOUNTED.rim_from)
+    assert shipped["black"] < 0.95
+    before = replace(gimmel.MOUNTED, rim_from=tuple((shipped | {"black": 0.95}).items()))
+    now, then = _read(table, gimmel.MOUNTED), _read(table, before)
+    assert now.squares["a1"] == then.squares["a1"] == "black falcon"
+    assert then.margins["a1"]["black beetle"] < 0.7 <= now.margins["a1"]["black beetle"]
+    # The rim says a column, not which colour: its lead over the white falcon is kept.
+    assert now.margins["a1"]["white falcon"] == pytest.approx(
+        then.margins["a1"]["white falcon"], abs=1e-6
+    )
+    # No other square is read otherwise.
+    assert {n: s for n, s in now.squares.items() if n != "a1"} == {
+        n: s for n, s in then.squares.items() if n != "a1"
+    }
 
 
 def _weighed_by_rim(table, monkeypatch, label, margins, score):
