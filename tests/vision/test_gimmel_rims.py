@@ -171,9 +171,9 @@ def test_a_black_top_whose_rim_is_a_black_falcons_median_counts_for_a_falcon():
     """Seed 250: a black falcon on a1 that a table's reading (``gimmel.MOUNTED``) has
     leading the black beetle by under the 0.7 a table asks for
     (``companion.camera_source.MARGIN``) when black's ``rim_from`` is 0.95, and by
-    0.7 or more at the shipped 0.945 (about the black falcons' median rim): the table
-    takes it at once rather than waiting for a frame that reads it surer (rendered
-    table 56's black falcon on g15, 1.4 s)."""
+    0.7 or more at the shipped 0.945 (about the median rim of the black falcons the
+    rim step asks about): the table takes it at once rather than waiting for a frame
+    that reads it surer (rendered table 56's black falcon on g15, 1.4 s)."""
     table = benchmark_table(250)
     assert table.truth["position"]["a1"] == "black falcon"
     assert "a1" not in table.truth["unknown"]

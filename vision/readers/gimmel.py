@@ -222,8 +222,9 @@ class ReaderSettings:
     outside a hand's squares is read otherwise on seeds 1-409, and 20 more pieces read
     right lead their colour's next kind by the 0.7 a table asks for
     (``companion.camera_source.MARGIN``) where they did not: 9 black falcons, 7 white
-    beetles and 4 white cats. Black's is 0.945, about the black falcons' median, not
-    0.95: rendered table 56's black falcon on g15 (rim 0.96), whose blob (a sliver of
+    beetles and 4 white cats. Black's is 0.945, about the median of the black falcons
+    the step asks about (0.944 above; of every visible black falcon on seeds 1-300,
+    0.964), not 0.95: rendered table 56's black falcon on g15 (rim 0.96), whose blob (a sliver of
     a black top on a dark square) is nearest a set-up black cat's sliver, led the black
     beetle by 0.66 to 0.70 and was taken 1.4 s after the hand left; at 0.945, by 0.73.
     On the reader benchmark's frames of seeds 1-350 read as a table reads them
