@@ -19,8 +19,10 @@ err on different pieces; the reader adds them up (``vision.readers.gimmel``).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -103,7 +105,25 @@ def board_eye(registration: Any) -> np.ndarray | None:
     registration's homography and the camera's matrix; without a calibrated camera, the
     focal length is worked out from the homography itself (square pixels, the principal
     point at the image's middle), or a common webcam's assumed when the board is seen
-    too squarely for that. ``None`` without an image size to assume from."""
+    too squarely for that. ``None`` without an image size to assume from. Read-only;
+    worked out once a registration (a frame's reading asks for it several times)."""
+    try:
+        return _EYES[registration]
+    except (KeyError, TypeError):  # not yet, or a registration that cannot be kept
+        pass
+    eye = _board_eye(registration)
+    if eye is not None:
+        eye.setflags(write=False)
+    with contextlib.suppress(TypeError):  # one that cannot be kept is worked out again
+        _EYES[registration] = eye
+    return eye
+
+
+#: ``board_eye`` of each registration still in use.
+_EYES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _board_eye(registration: Any) -> np.ndarray | None:
     camera = registration.camera
     if camera is not None:
         matrix = np.asarray(camera.matrix, np.float64)
@@ -165,16 +185,35 @@ def cover_masks(
 ) -> tuple[np.ndarray, np.ndarray | None] | tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """For a piece at ``centre_mm`` as each hypothesis: what it covers as the camera at
     ``eye`` sees it, and (with a ``lamp``) its shadow outside that, each a 0/1 patch of
-    (2 half_px + 1)^2 picture px centred on ``centre_mm``, flattened: (H, P) float32.
-    With ``top``, also the part of the cover that is the piece's top (its outline at its
-    full height: a falcon's disc, a cat's triangle), the rest being its side. Worked
-    out once for a camera, lamp and square (a mounted camera stays put)."""
+    (2 half_px + 1)^2 picture px centred on ``centre_mm``, flattened: (H, P) float32,
+    read-only. With ``top``, also the part of the cover that is the piece's top (its
+    outline at its full height: a falcon's disc, a cat's triangle), the rest being its
+    side. Worked out once for a camera, lamp and square (a mounted camera stays put)."""
     key = _masks_key(centre_mm, eye, lamp)
-    cover, shadow = _cover_masks(shapes, tuple(hyps), key, px_per_mm, half_px)
-    found = cover.astype(np.float32), None if shadow is None else shadow.astype(np.float32)
+    found = _float_masks(_cover_masks, shapes, tuple(hyps), key, px_per_mm, half_px)
     if not top:
         return found
-    return (*found, _top_masks(shapes, tuple(hyps), key, px_per_mm, half_px).astype(np.float32))
+    return (*found, *_float_masks(_top_masks, shapes, tuple(hyps), key, px_per_mm, half_px))
+
+
+#: Squares whose masks are also kept as floats (``_float_masks``): a frame's fit asks for
+#: a few squares, and a table's moves come back to the same ones.
+FLOAT_MASKS_KEPT = 32
+
+
+@functools.lru_cache(maxsize=FLOAT_MASKS_KEPT)
+def _float_masks(work, shapes, hyps, key, px_per_mm, half_px) -> tuple[np.ndarray | None, ...]:
+    """``work``'s masks (one array, or a tuple of them, each None or bytes) as float32,
+    read-only: a square's cover as floats is about a third of a megabyte, and making it
+    from the bytes kept (``_cover_masks``) cost a frame 0.2 to 0.3 ms where it was made
+    again at every fit."""
+    found = work(shapes, hyps, key, px_per_mm, half_px)
+    found = found if isinstance(found, tuple) else (found,)
+    floats = tuple(None if mask is None else mask.astype(np.float32) for mask in found)
+    for mask in floats:
+        if mask is not None:
+            mask.setflags(write=False)
+    return floats
 
 
 def _masks_key(centre_mm: np.ndarray, eye: np.ndarray | None, lamp: np.ndarray | None):
@@ -212,10 +251,10 @@ def outline_masks(
 ) -> np.ndarray:
     """Each hypothesis's outline as the camera at ``eye`` sees it: the pixels at the
     edge of its cover (``cover_masks``, whose work for that ``lamp`` it shares), inside
-    and out (a 3x3 morphological gradient), (H, P) float32. Worked out once for a camera
-    and square."""
+    and out (a 3x3 morphological gradient), (H, P) float32, read-only. Worked out once
+    for a camera and square."""
     key = _masks_key(centre_mm, eye, lamp)
-    return _outline_masks(shapes, tuple(hyps), key, px_per_mm, half_px).astype(np.float32)
+    return _float_masks(_outline_masks, shapes, tuple(hyps), key, px_per_mm, half_px)[0]
 
 
 @functools.lru_cache(maxsize=512)
