@@ -291,12 +291,29 @@ def lens(undistorted: np.ndarray, matrix: np.ndarray, distortion: np.ndarray) ->
         return np.asarray(out, np.float64).reshape(-1, 2)
     k1, k2, p1, p2, k3, k4, k5, k6, s1, s2, s3, s4 = d[:12]
     r2 = x * x + y * y
-    r4 = r2 * r2
-    radial = (1 + r2 * (k1 + r2 * (k2 + r2 * k3))) / (1 + r2 * (k4 + r2 * (k5 + r2 * k6)))
+    radial = 1 + r2 * (k1 + r2 * (k2 + r2 * k3))
+    # The terms a lens's coefficients leave at zero are left out (most lenses have no
+    # rational or thin prism terms): dividing by 1 and adding 0 change no value, and a
+    # map's points cost a third less.
+    if k4 or k5 or k6:
+        radial /= 1 + r2 * (k4 + r2 * (k5 + r2 * k6))
     xy2 = 2 * x * y
-    xd = x * radial + p1 * xy2 + p2 * (r2 + 2 * x * x) + s1 * r2 + s2 * r4
-    yd = y * radial + p1 * (r2 + 2 * y * y) + p2 * xy2 + s3 * r2 + s4 * r4
-    return np.column_stack([fx * xd + cx, fy * yd + cy])
+    xd = x * radial
+    xd += p1 * xy2
+    xd += p2 * (r2 + 2 * x * x)
+    yd = y * radial
+    yd += p1 * (r2 + 2 * y * y)
+    yd += p2 * xy2
+    if s1 or s2 or s3 or s4:
+        r4 = r2 * r2
+        xd += s1 * r2 + s2 * r4
+        yd += s3 * r2 + s4 * r4
+    out = np.empty((len(x), 2))
+    np.multiply(xd, fx, out=out[:, 0])
+    np.multiply(yd, fy, out=out[:, 1])
+    out[:, 0] += cx
+    out[:, 1] += cy
+    return out
 
 
 #: ``CameraModel.distort`` takes ``lens`` from this many points (timed: on 150 points
@@ -890,8 +907,23 @@ def as_points(points: Any, name: str) -> np.ndarray:
 
 def apply_homography(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     """A 3x3 homography applied to points (N, 2)."""
-    homog = np.column_stack([points, np.ones(len(points))]) @ matrix.T
-    return homog[:, :2] / homog[:, 2:3]
+    if len(points) < HOMOGRAPHY_BY_PARTS_FROM:
+        homog = np.column_stack([points, np.ones(len(points))]) @ matrix.T
+        return homog[:, :2] / homog[:, 2:3]
+    m = np.asarray(matrix, np.float64)
+    x, y = points[:, 0], points[:, 1]
+    depth = m[2, 0] * x + m[2, 1] * y + m[2, 2]
+    out = np.empty((len(points), 2))
+    np.divide(m[0, 0] * x + m[0, 1] * y + m[0, 2], depth, out=out[:, 0])
+    np.divide(m[1, 0] * x + m[1, 1] * y + m[1, 2], depth, out=out[:, 1])
+    return out
+
+
+#: ``apply_homography`` works coordinate by coordinate from this many points: a matrix
+#: product of (N, 3) by 3 x 3 is not one BLAS does fast (28,000 points, a frame's rims:
+#: 0.78 ms against 0.15), though on a few points it costs less. The two agree to a few
+#: units in the last place.
+HOMOGRAPHY_BY_PARTS_FROM = 512
 
 
 def register(
