@@ -69,13 +69,18 @@ def rim_scores(
     ring = np.column_stack([np.cos(turns), np.sin(turns)])
     steps = np.arange(-settings.reach_mm, settings.reach_mm + 1e-9, settings.step_mm)
     shifts = np.stack(np.meshgrid(steps, steps), axis=-1).reshape(-1, 2)
-    # (N, shifts, points, 2): every rim point of every place tried, and a little outside it.
+    # (N, shifts, points, 2): every rim point of every place tried, and a little outside
+    # it, where the board shows them (``silhouettes.lean``: at one height, a lean is a
+    # scale about the camera's foot, so the places' middles are leaned and the rings
+    # scaled, not every point of them: tens of thousands for a few pieces).
     middles = centres[:, None, None, :] + shifts[None, :, None, :]
-    on = middles + radius_mm * ring[None, None]
-    out = middles + (radius_mm + settings.normal_mm) * ring[None, None]
-    both = np.concatenate([on.reshape(-1, 2), out.reshape(-1, 2)])
-    lifted = np.column_stack([both, np.full(len(both), height_mm)])
-    px = registration.to_image(silhouettes.lean(lifted, eye))
+    scale = 1.0 + height_mm / max(eye[2] - height_mm, 1e-6)
+    leaned = silhouettes.lean(np.column_stack([middles.reshape(-1, 2),
+                                               np.full(middles[..., 0].size, height_mm)]),
+                              eye).reshape(middles.shape)  # fmt: skip
+    on = leaned + (radius_mm * scale) * ring[None, None]
+    out = leaned + ((radius_mm + settings.normal_mm) * scale) * ring[None, None]
+    px = registration.to_image(np.concatenate([on.reshape(-1, 2), out.reshape(-1, 2)]))
     on_px, out_px = px[: len(px) // 2], px[len(px) // 2 :]
     per = len(shifts) * settings.points
     scores = np.zeros(len(centres))
