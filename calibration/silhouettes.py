@@ -196,9 +196,12 @@ def cover_masks(
     return (*found, *_float_masks(_top_masks, shapes, tuple(hyps), key, px_per_mm, half_px))
 
 
-#: Squares whose masks are also kept as floats (``_float_masks``): a frame's fit asks for
-#: a few squares, and a table's moves come back to the same ones.
-FLOAT_MASKS_KEPT = 32
+#: Masks also kept as floats (``_float_masks``: a square's cover and shadow, its outline,
+#: its top, each one): a frame's fit asks for a few squares, a frame with a hand over the
+#: board for a dozen or more, and a table's moves come back to the same ones. Read in
+#: turn, more squares than are kept would each be made again every time. At most about
+#: 60 MB (the bytes kept, ``_cover_masks`` and its kin, up to about 150 MB).
+FLOAT_MASKS_KEPT = 128
 
 
 @functools.lru_cache(maxsize=FLOAT_MASKS_KEPT)
