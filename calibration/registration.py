@@ -304,10 +304,12 @@ def lens(undistorted: np.ndarray, matrix: np.ndarray, distortion: np.ndarray) ->
     yd = y * radial
     yd += p1 * (r2 + 2 * y * y)
     yd += p2 * xy2
-    if s1 or s2 or s3 or s4:
+    if s1 or s2 or s3 or s4:  # added one by one, in the order of the sum they were in
         r4 = r2 * r2
-        xd += s1 * r2 + s2 * r4
-        yd += s3 * r2 + s4 * r4
+        xd += s1 * r2
+        xd += s2 * r4
+        yd += s3 * r2
+        yd += s4 * r4
     out = np.empty((len(x), 2))
     np.multiply(xd, fx, out=out[:, 0])
     np.multiply(yd, fy, out=out[:, 1])

@@ -206,7 +206,7 @@ FLOAT_MASKS_KEPT = 128
 
 @functools.lru_cache(maxsize=FLOAT_MASKS_KEPT)
 def _float_masks(work, shapes, hyps, key, px_per_mm, half_px) -> tuple[np.ndarray | None, ...]:
-    """``work``'s masks (one array, or a tuple of them, each None or bytes) as float32,
+    """``work``'s masks (one 0/1 uint8 array, or a tuple of them or None) as float32,
     read-only: a square's cover as floats is about a third of a megabyte, and making it
     from the bytes kept (``_cover_masks``) cost a frame 0.2 to 0.3 ms where it was made
     again at every fit."""

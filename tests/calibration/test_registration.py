@@ -28,10 +28,12 @@ from calibration.board_plane import (
     rectify,
 )
 from calibration.registration import (
+    HOMOGRAPHY_BY_PARTS_FROM,
     BoardNotVisible,
     DetectorSettings,
     FrameError,
     Marker,
+    apply_homography,
     camera_model,
     detect_markers,
     markers_from_opencv,
@@ -536,3 +538,19 @@ def test_markers_that_make_no_pose_are_board_not_visible(sheet: Sheet) -> None:
         match=r"\(ids 0, 1, 2\) give no pose with the board in front of the camera; missing 3",
     ):
         register_markers([Marker(i, same) for i in (0, 1, 2)], sheet)
+
+
+def test_a_homography_on_many_points_is_the_one_on_few():
+    # From ``HOMOGRAPHY_BY_PARTS_FROM`` points it is worked out coordinate by coordinate
+    # (a matrix product of (N, 3) by 3 x 3 is slow): the same points, to the last few
+    # units in the last place, as through the matrix product a few at a time.
+    rng = np.random.default_rng(5)
+    matrix = np.array([[1.6, 0.12, 310.0], [0.04, 1.45, 95.0], [1.2e-4, 2.5e-4, 1.0]])
+    points = rng.uniform(-50.0, 450.0, (HOMOGRAPHY_BY_PARTS_FROM + 37, 2))
+    many = apply_homography(matrix, points)
+    few = np.vstack([apply_homography(matrix, points[k : k + 100])
+                     for k in range(0, len(points), 100)])  # fmt: skip
+    assert many.shape == few.shape == (len(points), 2)
+    np.testing.assert_allclose(many, few, rtol=1e-14, atol=0)
+    homog = np.column_stack([points, np.ones(len(points))]) @ matrix.T
+    np.testing.assert_allclose(many, homog[:, :2] / homog[:, 2:], rtol=1e-14, atol=0)

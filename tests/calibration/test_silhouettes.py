@@ -109,6 +109,24 @@ def test_a_falcon_covers_a_disc_from_above_and_leans_away_from_a_camera_aside(sh
     assert np.nonzero(shadow)[0].mean() < 26
 
 
+def test_a_squares_masks_are_kept_read_only_and_asked_again_are_the_same(shapes):
+    # The fit asks for the same squares' masks frame after frame: kept as floats, not
+    # made again, and read-only, so that no caller can change what the next one gets.
+    hyps = hypotheses(shapes)
+    centre, eye, lamp = np.array([100.0, 100.0]), np.array([-400.0, 100.0, 500.0]), None
+    cover, _, top = cover_masks(shapes, hyps, centre, eye, lamp, 1.0, 26, top=True)
+    again, _, top_again = cover_masks(shapes, hyps, centre, eye, lamp, 1.0, 26, top=True)
+    assert again is cover and top_again is top
+    assert cover.dtype == np.float32 and not cover.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        cover[0, 0] = 2.0
+    outline = outline_masks(shapes, hyps, centre, eye, lamp, 1.0, 26)
+    assert outline is outline_masks(shapes, hyps, centre, eye, lamp, 1.0, 26)
+    # Elsewhere, other masks: the key is the square's place.
+    aside = cover_masks(shapes, hyps, centre + 30.0, eye, lamp, 1.0, 26)[0]
+    assert aside is not cover and not np.array_equal(aside, cover)
+
+
 def test_a_falcons_top_is_its_cover_at_full_height_and_its_side_faces_the_camera(shapes):
     hyps = (("falcon", 0.0),)
     centre, eye = np.array([100.0, 100.0]), np.array([-400.0, 100.0, 500.0])
@@ -222,8 +240,12 @@ def test_the_camera_is_placed_from_the_board_with_or_without_its_calibration(tab
     for _seed, empty, _laid, _play, truth in table_frames:
         pose = truth["camera"]["pose"]
         where = np.array(pose["centre_mm"]) * (1, 1, -1)  # the renderer's heights are -z
-        calibrated = board_eye(register(empty, sheet, camera=truth["camera"]))
+        registration = register(empty, sheet, camera=truth["camera"])
+        calibrated = board_eye(registration)
         assert calibrated == pytest.approx(where, abs=3.0)
+        # Worked out once a registration (a frame's reading asks several times), and
+        # read-only, so that no caller changes the next one's.
+        assert board_eye(registration) is calibrated and not calibrated.flags.writeable
         # Without a calibration the focal length is worked out from the board's view:
         # the camera is placed less well, but on the right side and at about its height.
         guessed = board_eye(register(empty, sheet))
