@@ -200,7 +200,8 @@ def cover_masks(
 #: its top, each one): a frame's fit asks for a few squares, a frame with a hand over the
 #: board for a dozen or more, and a table's moves come back to the same ones. Read in
 #: turn, more squares than are kept would each be made again every time. At most about
-#: 60 MB (the bytes kept, ``_cover_masks`` and its kin, up to about 150 MB).
+#: 90 MB (128 covers with their shadows; the bytes kept, ``_cover_masks`` and its kin,
+#: up to about 150 MB).
 FLOAT_MASKS_KEPT = 128
 
 
@@ -208,8 +209,8 @@ FLOAT_MASKS_KEPT = 128
 def _float_masks(work, shapes, hyps, key, px_per_mm, half_px) -> tuple[np.ndarray | None, ...]:
     """``work``'s masks (one 0/1 uint8 array, or a tuple of them or None) as float32,
     read-only: a square's cover as floats is about a third of a megabyte, and making it
-    from the bytes kept (``_cover_masks``) cost a frame 0.2 to 0.3 ms where it was made
-    again at every fit."""
+    from the bytes kept (``_cover_masks``) at every fit cost a frame about 0.4 ms under
+    cProfile (the covers' and the outlines', seeds 1-40)."""
     found = work(shapes, hyps, key, px_per_mm, half_px)
     found = found if isinstance(found, tuple) else (found,)
     floats = tuple(None if mask is None else mask.astype(np.float32) for mask in found)
@@ -345,8 +346,15 @@ def _leaned(xy: np.ndarray, heights: np.ndarray, source: np.ndarray | None) -> n
     """``lean`` for points (..., N, 2) of ``heights`` (N)."""
     if source is None:
         return xy
-    reach = heights / np.maximum(source[2] - heights, 1e-6)
-    return xy + (xy - source[:2]) * reach[:, None]
+    return xy + (xy - source[:2]) * lean_reach(heights, source)[:, None]
+
+
+def lean_reach(heights: Any, source: np.ndarray) -> Any:
+    """How much further from the foot of ``source`` (x, y, height) a point at ``heights``
+    lands on the board than it stands (``lean``): a share of its distance from the foot,
+    the same for every point at one height, so that at one height ``lean`` scales about
+    the foot by 1 plus it."""
+    return heights / np.maximum(source[2] - heights, 1e-6)
 
 
 def glint_tilt_deg(eye: np.ndarray, lamp: np.ndarray, point: np.ndarray) -> float:

@@ -74,7 +74,7 @@ def rim_scores(
     # scale about the camera's foot, so the places' middles are leaned and the rings
     # scaled, not every point of them: tens of thousands for a few pieces).
     middles = centres[:, None, None, :] + shifts[None, :, None, :]
-    scale = 1.0 + height_mm / max(eye[2] - height_mm, 1e-6)
+    scale = 1.0 + silhouettes.lean_reach(height_mm, eye)
     leaned = silhouettes.lean(np.column_stack([middles.reshape(-1, 2),
                                                np.full(middles[..., 0].size, height_mm)]),
                               eye).reshape(middles.shape)  # fmt: skip
