@@ -405,15 +405,21 @@ class Profile:
         return np.array([self.squares[name]["lab"] for name in names], np.float32)
 
     def empty_board(
-        self, lab: np.ndarray, sheet: Sheet, *, shadow_edges: bool = True
+        self,
+        lab: np.ndarray,
+        sheet: Sheet,
+        *,
+        shadow_edges: bool = True,
+        colours: np.ndarray | None = None,
     ) -> np.ndarray:
         """The square-on picture (as ``difference`` takes it) as the empty board would
         look now: each square its empty colour, its lightness following its own edge
         band, and changing across it where a shadow's edge crosses it
-        (``blobs.shaded_picture``; not with ``shadow_edges`` False)."""
+        (``blobs.shaded_picture``; not with ``shadow_edges`` False). ``colours``: the
+        squares' ``square_colours`` in ``board_squares`` order, when the caller has them."""
         s = self.settings
         names, cells = board_squares(sheet)
-        empty = self.square_colours(names)
+        empty = self.square_colours(names) if colours is None else colours
         whole = cell_boxes(sheet, s.shape_px_per_mm, s.shape_margin_mm, 0.0)
         outside = np.asarray(self.frame if self.frame is not None else (0.0, 0.0, 0.0), np.float32)
         return blobs.shaded_picture(lab, whole, cells, empty, s.inset_mm * s.shape_px_per_mm,

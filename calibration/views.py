@@ -109,7 +109,7 @@ class ViewSettings:
     thin_out_px: int = 3
     turns: int = 12
     kernel_width: float = 1.0
-    kernel_dims: int | None = 256
+    kernel_dims: int | None = 192
     ridge: float = 0.1
     side_below_mm: tuple[float, float] = (2.0, 10.5)
     side_across_mm: float = 5.0

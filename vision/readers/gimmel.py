@@ -488,7 +488,8 @@ def read(
     boxes = cell_boxes(sheet, px_per_mm, margin_mm, ps.inset_mm)
     kinds = Kinds.of(profile, settings)
     names, cells = board_squares(sheet)
-    empty = profile.empty_board(lab, sheet)
+    square_colours = profile.square_colours(names)  # as the empty photo showed them
+    empty = profile.empty_board(lab, sheet, colours=square_colours)
     unlike_by = difference(lab, empty)
     unlike = unlike_by > ps.piece_delta_e
     # Which squares hold anything: every square's share of unlike pixels, less the band
@@ -509,7 +510,6 @@ def read(
             fit_by = shadows.on_board(unlike_by)
         else:
             shadows = None
-    square_colours = profile.square_colours(names)  # as the empty photo showed them
     textures = relative_textures(lab[..., 0], boxes, cells, bands, square_colours)
     squares, confidence, occupied, looks, margins = {}, {}, {}, {}, {}
 
