@@ -109,6 +109,23 @@ def test_full_resolution_only_is_a_setting(sheet: Sheet, monkeypatch) -> None:
     assert board_error_mm(registration, sheet, truth) < TOLERANCE_MM
 
 
+def test_the_shrunk_search_has_its_own_threshold_constant(sheet: Sheet) -> None:
+    """``DetectorSettings.coarse_constant`` is the shrunk frame's threshold constant, not
+    the detector's: set so high that no pixel is that much darker than its
+    surroundings, the shrunk search finds nothing and the full-resolution search finds
+    the markers all the same."""
+    rng = random.Random(313)
+    truth = random_camera(sheet, rng, 20)
+    frame = registration_module.grey(render_frame(sheet, truth, rng))
+    ids = lambda located: sorted(i for i, _ in located)  # noqa: E731
+    assert ids(registration_module._locate(frame, sheet, DetectorSettings())) == [0, 1, 2, 3]
+    detector_only = DetectorSettings(adaptive_thresh_constant=255.0)
+    assert ids(registration_module._locate(frame, sheet, detector_only)) == [0, 1, 2, 3]
+    blind = DetectorSettings(coarse_constant=255.0)
+    assert registration_module._locate(frame, sheet, blind) == []
+    assert sorted(m.id for m in detect_markers(frame, sheet, blind)) == [0, 1, 2, 3]
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
