@@ -132,21 +132,23 @@ class DetectorSettings:
       shrunk this many times (2 or 4; ``cv2.pyrDown``): the dark quadrilaterals of the
       adaptive threshold with a window of ``coarse_window`` px and a constant of
       ``coarse_constant`` (and the perimeter rates and polygon accuracy above), each read
-      at full resolution as a marker would be. The constant is higher than the
-      detector's: a marker's border is far darker than its quiet zone, and fewer faint
-      dark patches (a piece's shading, the board's lines) become outlines to trace. On
-      the rendered frames of ``benchmarks/gimmel_reader.py`` (seeds 1-200, a throwaway
-      script), 10 rather than 7 took the registration from 3.23 to 2.89 ms (median), with
-      the same markers found in every frame and the board's corners and middle within
-      0.03 px of where they were; 12 and 15 were no faster, and 15 moved a frame's
-      corners by 0.28 px. The reader's 1000 frames, every profile learnt again: 13
-      squares misread against 12, the one more 956 a14, a white beetle on a light
-      square found by a hair before (how surely something stood there: 0.08) and read
-      empty with the profile learnt through the new search (with the profile of before,
-      the new search reads it as before). Each of the sheet's markers it finds is refined at full
-      resolution where it was found (``cv2.cornerSubPix``, then its edges); where its
-      edges cannot be read, the detector looks again at full resolution in a region
-      ``locate_margin`` marker sides wider each way. 1: no first search.
+      at full resolution as a marker would be. Each of the sheet's markers it finds is
+      refined at full resolution where it was found (``cv2.cornerSubPix``, then its
+      edges); where its edges cannot be read, the detector looks again at full
+      resolution in a region ``locate_margin`` marker sides wider each way. 1: no first
+      search.
+    - ``coarse_constant``: higher than the detector's (``adaptive_thresh_constant``): a
+      marker's border is far darker than its quiet zone, and fewer faint dark patches (a
+      piece's shading, the board's lines) become outlines to trace. On the rendered
+      frames of ``benchmarks/gimmel_reader.py`` (seeds 1-200, workbench script), 10
+      rather than 7 took the registration from 3.23 to 2.89 ms (median), with the same
+      markers found in every frame and the board's corners and middle within 0.03 px of
+      where they were; 12 and 15 were no faster, and 15 moved a frame's corners by 0.28
+      px. On the reader's 1000 frames, every profile learnt again, 13 squares were
+      misread against 12: the one more, 956 a14, is a white beetle on a light square
+      found by a hair before (how surely something stood there: 0.08), read empty with
+      the profile learnt through the new search (with the profile of before, the new
+      search reads it as before).
     - ``search_margin``: a marker the sheet lists but the first search missed is looked
       for at full resolution where the others put it, this many marker sides around.
     - ``track_margin``: with the last frame's registration, a marker that does not read
