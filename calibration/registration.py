@@ -137,18 +137,19 @@ class DetectorSettings:
       edges); where its edges cannot be read, the detector looks again at full
       resolution in a region ``locate_margin`` marker sides wider each way. 1: no first
       search.
-    - ``coarse_constant``: higher than the detector's (``adaptive_thresh_constant``): a
-      marker's border is far darker than its quiet zone, and fewer faint dark patches (a
-      piece's shading, the board's lines) become outlines to trace. On the rendered
+    - ``coarse_constant``: the shrunk search's threshold constant, apart from the
+      detector's (``adaptive_thresh_constant``), though the same by default. A higher one
+      leaves fewer faint dark patches (a piece's shading, the board's lines) to trace as
+      outlines, and a marker's border is far darker than its quiet zone: on the rendered
       frames of ``benchmarks/gimmel_reader.py`` (seeds 1-200, workbench script), 10
-      rather than 7 took the registration from 3.23 to 2.89 ms (median), with the same
-      markers found in every frame and the board's corners and middle within 0.03 px of
-      where they were; 12 and 15 were no faster, and 15 moved a frame's corners by 0.28
-      px. On the reader's 1000 frames, every profile learnt again, 13 squares were
-      misread against 12: the one more, 956 a14, is a white beetle on a light square
-      found by a hair before (how surely something stood there: 0.08), read empty with
-      the profile learnt through the new search (with the profile of before, the new
-      search reads it as before).
+      took the registration from 3.23 to 2.89 ms (median), with the same markers found
+      in every frame and the board's corners and middle within 0.03 px of where they
+      were (12 and 15 were no faster; 15 moved a frame's corners by 0.28 px). Not the
+      default: on the reader's 1000 frames, every profile learnt again, 13 squares were
+      misread against 12, the one more 956 a14, the white beetle on a light square that
+      ``tests/vision/test_covered.py`` keeps: its profile, learnt through registrations
+      a few hundredths of a pixel apart, no longer finds it (with the profile of before,
+      the new search reads it as before).
     - ``search_margin``: a marker the sheet lists but the first search missed is looked
       for at full resolution where the others put it, this many marker sides around.
     - ``track_margin``: with the last frame's registration, a marker that does not read
@@ -191,7 +192,7 @@ class DetectorSettings:
     quick_window: int | None = 13
     downscale: int = 2
     coarse_window: int = 9
-    coarse_constant: float = 10.0
+    coarse_constant: float = 7.0
     locate_margin: float = 0.5
     search_margin: float = 1.0
     track_margin: float = 1.5
