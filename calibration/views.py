@@ -98,9 +98,9 @@ class ViewSettings:
     0.08; on 128, 12 (one piece newly wrong). Scoring 20 views took 0.65 ms on 256
     directions, 0.46 on 192 and 0.30 on 128. Yet 192 is not the default: on the one-photo
     tables of ``tests/vision/test_gimmel_views.py`` it misreads one piece more than 256
-    directions do (on e15). Fitting the model to
-    every turn but centring it on every second turn only (subset of regressors), or on
-    the unmirrored turns only, halved that time again but named 15 to 17 kinds wrong.
+    directions do (on e15). Fitting the model to every turn but centring it on every
+    second turn only (subset of regressors), or on the unmirrored turns only, halved
+    that time again but named 15 to 17 kinds wrong.
     ``side_below_mm``, ``side_across_mm``, ``side_unlike``, ``side_percentile``: the
     piece's side (``side_lightness``): the part of the view from the first to the second
     of these mm below its middle and at most ``side_across_mm`` to either side, its

@@ -117,12 +117,14 @@ def test_the_shrunk_search_has_its_own_threshold_constant(sheet: Sheet) -> None:
     rng = random.Random(313)
     truth = random_camera(sheet, rng, 20)
     frame = registration_module.grey(render_frame(sheet, truth, rng))
-    ids = lambda located: sorted(i for i, _ in located)  # noqa: E731
-    assert ids(registration_module._locate(frame, sheet, DetectorSettings())) == [0, 1, 2, 3]
-    detector_only = DetectorSettings(adaptive_thresh_constant=255.0)
-    assert ids(registration_module._locate(frame, sheet, detector_only)) == [0, 1, 2, 3]
+
+    def located(settings: DetectorSettings) -> list[int]:
+        return sorted(i for i, _ in registration_module._locate(frame, sheet, settings))
+
+    assert located(DetectorSettings()) == [0, 1, 2, 3]
+    assert located(DetectorSettings(adaptive_thresh_constant=255.0)) == [0, 1, 2, 3]
     blind = DetectorSettings(coarse_constant=255.0)
-    assert registration_module._locate(frame, sheet, blind) == []
+    assert located(blind) == []
     assert sorted(m.id for m in detect_markers(frame, sheet, blind)) == [0, 1, 2, 3]
 
 
