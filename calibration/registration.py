@@ -144,7 +144,7 @@ class DetectorSettings:
       frames of ``benchmarks/gimmel_reader.py`` (seeds 1-200, workbench script), 10
       took the registration from 3.23 to 2.89 ms (median), with the same markers found
       in every frame and the board's corners and middle within 0.03 px of where they
-      were (12 and 15 were no faster; 15 moved a frame's corners by 0.28 px). Not the
+      were (12 and 15 saved no more; 15 moved a frame's corners by 0.28 px). Not the
       default: on the reader's 1000 frames, every profile learnt again, 13 squares were
       misread against 12, the one more 956 a14, the white beetle on a light square that
       ``tests/vision/test_covered.py`` keeps: its profile, learnt through registrations
