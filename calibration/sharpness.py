@@ -346,11 +346,16 @@ def board_region(
 
 def sharpened(
     image: np.ndarray, registration: Registration, sheet: Sheet, settings: BlurSettings,
-    region: tuple[int, int, int, int] | None = None,
+    region: tuple[int, int, int, int] | None = None, *, margin_mm: float | None = None,
 ) -> tuple[np.ndarray, Blur | None]:  # fmt: skip
     """``image`` with its motion blur undone within ``region`` (``sharpen``), and the
-    blur measured on its markers; the image itself and None when there is none."""
+    blur measured on its markers; the image itself and None when there is none. Given
+    ``margin_mm`` instead of a ``region``, within the board's ``board_region`` with that
+    margin, worked out only when there is a blur to undo (most frames have none, and it
+    cost a reading about a tenth of a millisecond)."""
     blur = measure(marker_views(image, registration, sheet, settings), settings)
     if blur is None:
         return image, None
+    if region is None and margin_mm is not None:
+        region = board_region(registration, sheet, margin_mm, (image.shape[1], image.shape[0]))
     return sharpen(image, blur, settings, region), blur

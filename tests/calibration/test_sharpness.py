@@ -146,3 +146,29 @@ def test_the_board_region_holds_the_grid_and_every_marker():
     assert (grid >= [x0, y0]).all() and (grid <= [x1, y1]).all()
     # Not the whole frame: the board does not fill it.
     assert (x1 - x0) * (y1 - y0) < 0.9 * w * h
+
+
+def test_given_a_margin_the_board_region_is_worked_out_only_for_a_blur(monkeypatch):
+    sheet = load_sheet("gimmel")
+    blurred, _, camera = _blurred_frame(3, 4.0)
+    registration = register(blurred, sheet, camera=camera)
+    h, w = blurred.shape[:2]
+    region = sharpness.board_region(registration, sheet, 10.0, (w, h))
+    out, blur = sharpness.sharpened(blurred, registration, sheet, SETTINGS, margin_mm=10.0)
+    expected, same_blur = sharpness.sharpened(blurred, registration, sheet, SETTINGS, region)
+    assert blur is not None and blur == same_blur
+    assert np.array_equal(out, expected)  # sharpened within the board's region, as given it
+    outside = np.ones((h, w), bool)
+    outside[region[1] : region[3], region[0] : region[2]] = False
+    assert outside.any() and np.array_equal(out[outside], blurred[outside])
+    whole, _ = sharpness.sharpened(blurred, registration, sheet, SETTINGS)
+    assert not np.array_equal(whole[outside], blurred[outside])  # the region mattered
+    still, _, camera = _blurred_frame(3, None)
+    registration = register(still, sheet, camera=camera)
+
+    def never(*_args, **_kwargs):
+        raise AssertionError("the region of a frame with no blur was worked out")
+
+    monkeypatch.setattr(sharpness, "board_region", never)
+    out, blur = sharpness.sharpened(still, registration, sheet, SETTINGS, margin_mm=10.0)
+    assert blur is None and out is still

@@ -478,9 +478,8 @@ def read(
         registration = register(image, sheet, camera=camera)
     blur = None
     if settings.blur is not None:
-        region = sharpness.board_region(registration, sheet, settings.blur_margin_mm,
-                                        (image.shape[1], image.shape[0]))  # fmt: skip
-        image, blur = sharpness.sharpened(image, registration, sheet, settings.blur, region)
+        image, blur = sharpness.sharpened(image, registration, sheet, settings.blur,
+                                          margin_mm=settings.blur_margin_mm)  # fmt: skip
     gains = colour.correction(colour.measure(image, white_patches(registration)))
     ps = profile.settings
     px_per_mm, margin_mm = ps.shape_px_per_mm, ps.shape_margin_mm
@@ -1165,11 +1164,7 @@ def frame_lightness(
     ``sure`` or more, their blobs' lightness against their classes' median example
     lightness. None when those pieces are fewer than three or all of one colour (a line
     needs both ends), or the line is outside ``LIGHT_GAIN_RANGE``."""
-    middle = {}
-    for k, name in enumerate(kinds.names):
-        mine = kinds.kind_of == k
-        if mine.any():
-            middle[name] = float(median(kinds.colours[mine, 0]))
+    middle = kinds.middle_lightness
     pairs = [(middle[label], float(blob.colour[0]), label.split()[0])
              for (label, margin), blob in read if margin >= sure and label in middle]  # fmt: skip
     if len(pairs) < 3 or len({colour_ for _, _, colour_ in pairs}) < 2:
@@ -1216,6 +1211,18 @@ class Kinds:
         """The smallest blob among the examples (``SHAPE_FEATURES``' area: hundreds of
         square millimetres), which ``ReaderSettings.least_blob`` is a share of."""
         return float(self.features[:, AREA].min())
+
+    @functools.cached_property
+    def middle_lightness(self) -> dict[str, float]:
+        """Per class with examples, its examples' median lightness (Lab L)."""
+        return {name: float(median(self.colours[self.kind_of == k, 0]))
+                for k, name in enumerate(self.names) if (self.kind_of == k).any()}  # fmt: skip
+
+    @functools.cached_property
+    def class_starts(self) -> tuple[np.ndarray, np.ndarray]:
+        """The classes with examples (their indices in ``names``) and where each one's
+        examples start (they come class by class: ``Kinds.of``)."""
+        return np.unique(self.kind_of, return_index=True)
 
     @classmethod
     def of(cls, profile: Profile, settings: ReaderSettings) -> Kinds:
@@ -1308,7 +1315,7 @@ class Kinds:
         costs += shape_distance(self.features[None], features[:, None]) * self.settings.shape_weight
         best = np.full((len(blobs), len(self.names)), np.inf)
         # The examples come class by class (``Kinds.of``): each class's least at once.
-        present, starts = np.unique(self.kind_of, return_index=True)
+        present, starts = self.class_starts
         best[:, present] = np.minimum.reduceat(costs, starts, axis=1)
         chroma = np.hypot(colours[:, 1].astype(np.float64), colours[:, 2].astype(np.float64))
         coloured = chroma > self.most_chroma + self.settings.skin_chroma
