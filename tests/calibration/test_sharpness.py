@@ -5,6 +5,7 @@ and the Wiener filter that undoes it."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -172,3 +173,44 @@ def test_given_a_margin_the_board_region_is_worked_out_only_for_a_blur(monkeypat
     monkeypatch.setattr(sharpness, "board_region", never)
     out, blur = sharpness.sharpened(still, registration, sheet, SETTINGS, margin_mm=10.0)
     assert blur is None and out is still
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_a_blurred_frame_fails_the_first_markers_quick_look(seed):
+    # Each of the first two markers alone says the frame is blurred, so the quick look
+    # passes it on to every marker, and the blur is found and undone.
+    sheet = load_sheet("gimmel")
+    image, _, camera = _blurred_frame(seed, 4.0)
+    registration = register(image, sheet, camera=camera)
+    views = sharpness.marker_views(image, registration, sheet, SETTINGS)
+    first = [sharpness.anisotropy([view])[0] for view in views[: SETTINGS.quick_markers]]
+    assert min(first) < SETTINGS.quick_above, first
+    out, blur = sharpness.sharpened(image, registration, sheet, SETTINGS)
+    assert blur == sharpness.measure(views, SETTINGS) and blur is not None
+    assert out is not image
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_a_still_frame_is_passed_by_its_first_markers_alone(seed, monkeypatch):
+    sheet = load_sheet("gimmel")
+    image, _, camera = _blurred_frame(seed, None)
+    registration = register(image, sheet, camera=camera)
+    assert len(registration.used) > SETTINGS.quick_markers  # more markers it could look at
+    drawn = []
+    made = sharpness.MarkerView
+
+    def counted(*args):
+        drawn.append(made(*args))
+        return drawn[-1]
+
+    monkeypatch.setattr(sharpness, "MarkerView", counted)
+    out, blur = sharpness.sharpened(image, registration, sheet, SETTINGS)
+    assert blur is None and out is image
+    assert len(drawn) == SETTINGS.quick_markers
+    # Without the quick look, every marker is looked at, to the same end.
+    every = len(sharpness.marker_views(image, registration, sheet, SETTINGS))
+    assert every > SETTINGS.quick_markers
+    drawn.clear()
+    out, blur = sharpness.sharpened(image, registration, sheet, replace(SETTINGS, quick_above=None))
+    assert blur is None and out is image
+    assert len(drawn) == every
