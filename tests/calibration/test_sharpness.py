@@ -214,3 +214,13 @@ def test_a_still_frame_is_passed_by_its_first_markers_alone(seed, monkeypatch):
     out, blur = sharpness.sharpened(image, registration, sheet, replace(SETTINGS, quick_above=None))
     assert blur is None and out is image
     assert len(drawn) == every
+
+
+def test_no_quick_look_with_no_markers_to_take_it():
+    sheet = load_sheet("gimmel")
+    image, _, camera = _blurred_frame(8, 4.0)
+    registration = register(image, sheet, camera=camera)
+    views = sharpness.marker_views(image, registration, sheet, SETTINGS)
+    found = sharpness.measure(views, SETTINGS)
+    out, blur = sharpness.sharpened(image, registration, sheet, replace(SETTINGS, quick_markers=0))
+    assert blur == found and blur is not None and out is not image

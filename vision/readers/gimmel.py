@@ -1222,7 +1222,10 @@ class Kinds:
     def class_starts(self) -> tuple[np.ndarray, np.ndarray]:
         """The classes with examples (their indices in ``names``) and where each one's
         examples start (they come class by class: ``Kinds.of``)."""
-        return np.unique(self.kind_of, return_index=True)
+        present, starts = np.unique(self.kind_of, return_index=True)
+        present.setflags(write=False)
+        starts.setflags(write=False)
+        return present, starts
 
     @classmethod
     def of(cls, profile: Profile, settings: ReaderSettings) -> Kinds:
