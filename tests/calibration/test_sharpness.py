@@ -105,6 +105,12 @@ def _blurred_frame(seed: int, motion_px: float | None):
     return rendered.image, rendered.truth["render"]["camera_effects"], rendered.truth["camera"]
 
 
+def _registered(seed: int, motion_px: float | None):
+    """``_blurred_frame``'s image and its registration on the Gimmel sheet."""
+    image, _, camera = _blurred_frame(seed, motion_px)
+    return image, register(image, load_sheet("gimmel"), camera=camera)
+
+
 @pytest.mark.parametrize("seed", [3, 8, 21])
 def test_the_markers_measure_a_rendered_frames_motion_blur(seed):
     sheet = load_sheet("gimmel")
@@ -151,8 +157,7 @@ def test_the_board_region_holds_the_grid_and_every_marker():
 
 def test_given_a_margin_the_board_region_is_worked_out_only_for_a_blur(monkeypatch):
     sheet = load_sheet("gimmel")
-    blurred, _, camera = _blurred_frame(3, 4.0)
-    registration = register(blurred, sheet, camera=camera)
+    blurred, registration = _registered(3, 4.0)
     h, w = blurred.shape[:2]
     region = sharpness.board_region(registration, sheet, 10.0, (w, h))
     out, blur = sharpness.sharpened(blurred, registration, sheet, SETTINGS, margin_mm=10.0)
@@ -164,8 +169,7 @@ def test_given_a_margin_the_board_region_is_worked_out_only_for_a_blur(monkeypat
     assert outside.any() and np.array_equal(out[outside], blurred[outside])
     whole, _ = sharpness.sharpened(blurred, registration, sheet, SETTINGS)
     assert not np.array_equal(whole[outside], blurred[outside])  # the region mattered
-    still, _, camera = _blurred_frame(3, None)
-    registration = register(still, sheet, camera=camera)
+    still, registration = _registered(3, None)
 
     def never(*_args, **_kwargs):
         raise AssertionError("the region of a frame with no blur was worked out")
@@ -180,8 +184,7 @@ def test_a_blurred_frame_fails_the_first_markers_quick_look(seed):
     # Each of the first two markers alone says the frame is blurred, so the quick look
     # passes it on to every marker, and the blur is found and undone.
     sheet = load_sheet("gimmel")
-    image, _, camera = _blurred_frame(seed, 4.0)
-    registration = register(image, sheet, camera=camera)
+    image, registration = _registered(seed, 4.0)
     views = sharpness.marker_views(image, registration, sheet, SETTINGS)
     first = [sharpness.anisotropy([view])[0] for view in views[: SETTINGS.quick_markers]]
     assert min(first) < SETTINGS.quick_above, first
@@ -193,8 +196,7 @@ def test_a_blurred_frame_fails_the_first_markers_quick_look(seed):
 @pytest.mark.parametrize("seed", [3, 8, 21])
 def test_a_still_frame_is_passed_by_its_first_markers_alone(seed, monkeypatch):
     sheet = load_sheet("gimmel")
-    image, _, camera = _blurred_frame(seed, None)
-    registration = register(image, sheet, camera=camera)
+    image, registration = _registered(seed, None)
     assert len(registration.used) > SETTINGS.quick_markers  # more markers it could look at
     drawn = []
     made = sharpness.MarkerView
@@ -218,8 +220,7 @@ def test_a_still_frame_is_passed_by_its_first_markers_alone(seed, monkeypatch):
 
 def test_no_quick_look_with_no_markers_to_take_it():
     sheet = load_sheet("gimmel")
-    image, _, camera = _blurred_frame(8, 4.0)
-    registration = register(image, sheet, camera=camera)
+    image, registration = _registered(8, 4.0)
     views = sharpness.marker_views(image, registration, sheet, SETTINGS)
     found = sharpness.measure(views, SETTINGS)
     out, blur = sharpness.sharpened(image, registration, sheet, replace(SETTINGS, quick_markers=0))

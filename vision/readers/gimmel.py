@@ -1215,8 +1215,12 @@ class Kinds:
     @functools.cached_property
     def middle_lightness(self) -> dict[str, float]:
         """Per class with examples, its examples' median lightness (Lab L)."""
-        return {name: float(median(self.colours[self.kind_of == k, 0]))
-                for k, name in enumerate(self.names) if (self.kind_of == k).any()}  # fmt: skip
+        middle = {}
+        for k, name in enumerate(self.names):
+            mine = self.kind_of == k
+            if mine.any():
+                middle[name] = float(median(self.colours[mine, 0]))
+        return middle
 
     @functools.cached_property
     def class_starts(self) -> tuple[np.ndarray, np.ndarray]:
