@@ -132,6 +132,20 @@ class MarkerView:
     sharp: np.ndarray
     usable: np.ndarray
 
+    @functools.cached_property
+    def moments(self) -> tuple[np.ndarray, np.ndarray]:
+        """The second moments (2 x 2) of the frame's gradients here and of the drawing's
+        at the frame's levels (``anisotropy``): worked out once, as the quick look and
+        the whole test both ask for them."""
+        gain, offset = _levels(self.seen[self.usable], self.sharp[self.usable])
+        drawn = self.sharp * np.float32(gain) + np.float32(offset)
+        found = []
+        for picture in (self.seen, drawn):
+            gx = cv2.Sobel(picture, cv2.CV_32F, 1, 0, ksize=3)[self.usable]
+            gy = cv2.Sobel(picture, cv2.CV_32F, 0, 1, ksize=3)[self.usable]
+            found.append(np.array([[gx @ gx, gx @ gy], [gx @ gy, gy @ gy]], np.float64))
+        return found[0], found[1]
+
 
 def line_kernel(length_px: float, angle_deg: float) -> np.ndarray:
     """A straight blur ``length_px`` long at ``angle_deg``: a kernel (odd square,
@@ -147,9 +161,11 @@ def line_kernel(length_px: float, angle_deg: float) -> np.ndarray:
     x, y = radius + steps * math.cos(a), radius + steps * math.sin(a)
     x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
     fx, fy = (x - x0).astype(np.float32), (y - y0).astype(np.float32)
-    for dx, dy, w in ((0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)),
-                      (0, 1, (1 - fx) * fy), (1, 1, fx * fy)):  # fmt: skip
-        np.add.at(kernel, (y0 + dy, x0 + dx), w)
+    # The four neighbours' weights in one call, in the order four calls would add them.
+    rows = np.concatenate([y0, y0, y0 + 1, y0 + 1])
+    columns = np.concatenate([x0, x0 + 1, x0, x0 + 1])
+    weights = np.concatenate([(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy])
+    np.add.at(kernel, (rows, columns), weights)
     return kernel / kernel.sum()
 
 
@@ -216,9 +232,19 @@ def _marker_views(
 def _levels(seen: np.ndarray, drawn: np.ndarray) -> tuple[float, float]:
     """The black and white levels (``seen`` ~ gain * ``drawn`` + offset) by least
     squares: (gain, offset)."""
-    d = drawn - drawn.mean()
-    gain = float(d @ (seen - seen.mean())) / max(float(d @ d), 1e-9)
-    return gain, float(seen.mean() - gain * drawn.mean())
+    middle = seen.mean()
+    return _levels_about(middle, seen - middle, drawn)
+
+
+def _levels_about(
+    middle: np.floating, centred: np.ndarray, drawn: np.ndarray
+) -> tuple[float, float]:
+    """``_levels`` given the seen pixels' mean and the pixels less it (the same for every
+    blur tried on a marker)."""
+    drawn_middle = drawn.mean()
+    d = drawn - drawn_middle
+    gain = float(d @ centred) / max(float(d @ d), 1e-9)
+    return gain, float(middle - gain * drawn_middle)
 
 
 def anisotropy(views: Sequence[MarkerView]) -> tuple[float, float]:
@@ -227,12 +253,9 @@ def anisotropy(views: Sequence[MarkerView]) -> tuple[float, float]:
     (degrees, image x to the right, y down): (ratio, angle)."""
     seen_m, drawn_m = np.zeros((2, 2)), np.zeros((2, 2))
     for view in views:
-        gain, offset = _levels(view.seen[view.usable], view.sharp[view.usable])
-        drawn = view.sharp * np.float32(gain) + np.float32(offset)
-        for picture, moments in ((view.seen, seen_m), (drawn, drawn_m)):
-            gx = cv2.Sobel(picture, cv2.CV_32F, 1, 0, ksize=3)[view.usable]
-            gy = cv2.Sobel(picture, cv2.CV_32F, 0, 1, ksize=3)[view.usable]
-            moments += [[gx @ gx, gx @ gy], [gx @ gy, gy @ gy]]
+        seen, drawn = view.moments
+        seen_m += seen
+        drawn_m += drawn
     values, vectors = np.linalg.eigh(drawn_m)
     if values[0] <= 0:
         return 1.0, 0.0
@@ -253,6 +276,14 @@ class _Misfit:
         self.views = views
         self.defocused: dict[float, list[np.ndarray]] = {}
         self.tried: dict[tuple[float, float, float], float] = {}
+        # What every blur tried is compared with, the same each time: each marker's
+        # usable pixels (their places, values, mean and values less the mean).
+        self.compared = []
+        for view in views:
+            where = np.flatnonzero(view.usable)
+            seen = view.seen.ravel()[where]
+            middle = seen.mean()
+            self.compared.append((where, seen, middle, seen - middle))
 
     def __call__(self, defocus: float, length: float, angle: float) -> float:
         key = (defocus, round(length, 3), round(angle % 180.0, 2))
@@ -262,11 +293,13 @@ class _Misfit:
                                            for v in self.views]  # fmt: skip
             kernel = line_kernel(length, angle) if length > 0 else None
             total = 0.0
-            for view, drawn in zip(self.views, self.defocused[defocus], strict=True):
+            for (where, seen, middle, centred), drawn in zip(self.compared,
+                                                             self.defocused[defocus],
+                                                             strict=True):  # fmt: skip
                 if kernel is not None:
                     drawn = cv2.filter2D(drawn, -1, kernel, borderType=cv2.BORDER_REPLICATE)
-                seen, drawn = view.seen[view.usable], drawn[view.usable]
-                gain, offset = _levels(seen, drawn)
+                drawn = drawn.ravel()[where]
+                gain, offset = _levels_about(middle, centred, drawn)
                 rest = seen - gain * drawn - offset
                 total += float(rest @ rest) / max(gain * gain, 1e-6)
             self.tried[key] = total
