@@ -241,9 +241,12 @@ def _levels_about(
 ) -> tuple[float, float]:
     """``_levels`` given the seen pixels' mean and the pixels less it (the same for every
     blur tried on a marker)."""
-    # ``drawn.mean()``'s value (a float32 sum over a count), without its call's overhead:
-    # this runs for every marker and every blur tried.
-    drawn_middle = drawn.dtype.type(np.add.reduce(drawn) / np.intp(drawn.size))
+    if drawn.dtype in (np.float32, np.float64):
+        # ``drawn.mean()``'s value (the sum in the pixels' own type over their count),
+        # without its call's overhead: this runs for every marker and every blur tried.
+        drawn_middle = drawn.dtype.type(np.add.reduce(drawn) / np.intp(drawn.size))
+    else:
+        drawn_middle = drawn.mean()
     d = drawn - drawn_middle
     gain = float(d @ centred) / max(float(d @ d), 1e-9)
     return gain, float(middle - gain * drawn_middle)

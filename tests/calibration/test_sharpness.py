@@ -55,6 +55,16 @@ def test_a_line_kernel_changes_smoothly_with_its_angle():
     assert 0 < np.abs(a - b).sum() < 0.2
 
 
+@pytest.mark.parametrize("kind", [np.float32, np.float64, np.uint8])
+def test_a_markers_black_and_white_levels_are_found_in_any_pixel_type(kind):
+    # The misfit compares a drawing with the frame at the frame's own levels: seen =
+    # gain * drawn + offset, by least squares, whatever the pixels' type.
+    drawn = np.tile(np.array([0, 1, 1, 0, 1], kind), 40)
+    seen = (40 + 150 * drawn.astype(np.float64)).astype(np.float32)
+    gain, offset = sharpness._levels(seen, drawn)
+    assert gain == pytest.approx(150.0) and offset == pytest.approx(40.0)
+
+
 def test_a_line_kernel_of_no_length_is_refused_naming_it():
     with pytest.raises(ValueError, match=r"got 0\.0"):
         sharpness.line_kernel(0.0, 10.0)
