@@ -7,11 +7,18 @@ over the board is one smooth colour across the edges it covers, so the steps the
 gone. The reader relights each square's empty colour by its edge band
 (``calibration.blobs.shaded``), and under a hand the edge band is the hand: a square
 wholly under a smooth hand then looks like an empty square in shade, which is why this
-looks at the edges between squares rather than at a square's own pixels.
+looks at the edges between squares rather than at a square's own pixels. For the same
+reason the steps it compares with are the board's as printed (its squares' colours in
+the empty photo), not the board as lit now: relit by their edge bands, both squares of
+an edge under a dark hand come out as dark as the hand, and their step is gone there
+too.
 
 Measured on the reader benchmark's frames of seeds 1-150 (throwaway scripts; 737 cells
 the truth says a hand hides): among the squares the reader read empty, a share of 0.65
-or more of a square's edge steps gone marked 138 of those cells, and no visible square.
+or more of a square's edge steps gone (against the board as lit) marked 138 of those
+cells, and no visible square. Against the printed steps, on all 1000 frames
+(``benchmarks/gimmel_reader.py``), 64.6 % of the 6,086 cells under a hand are reported
+unknown (30.0 % against the board as lit), and still no visible cell.
 """
 
 from __future__ import annotations

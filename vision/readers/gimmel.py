@@ -27,7 +27,14 @@ import cv2
 import numpy as np
 
 from calibration import colour, sharpness, silhouettes, views
-from calibration.blobs import SHAPE_FEATURES, Blob, blob_parts, difference, shape_distance
+from calibration.blobs import (
+    SHAPE_FEATURES,
+    Blob,
+    blob_parts,
+    difference,
+    empty_picture,
+    shape_distance,
+)
 from calibration.board_plane import cell_boxes, rectified_size, rectify
 from calibration.medians import median
 from calibration.profiles import (
@@ -744,7 +751,7 @@ def read(
         # pieces is what tells the count to leave the reading be (``keep_to_counts``).
         seen = keep_to_counts(seen, most_of_each)
     if settings.covered_from is not None:
-        seen = _hide_covered(seen, lab, empty, sheet, px_per_mm, margin_mm, settings)
+        seen = _hide_covered(seen, lab, square_colours, sheet, px_per_mm, margin_mm, settings)
     if settings.rim_gain > 0:
         # Last: on what the count and the hands left (a piece under a hand, read as
         # a column, would send the count looking for another square to change).
@@ -809,7 +816,7 @@ def _column_rims(
 def _hide_covered(
     seen: Observation,
     lab: np.ndarray,
-    empty: np.ndarray,
+    square_colours: np.ndarray,
     sheet: Sheet,
     px_per_mm: float,
     margin_mm: float,
@@ -817,9 +824,15 @@ def _hide_covered(
 ) -> Observation:
     """``seen`` with the squares under a hand or a sleeve unknown: read empty, or
     doubtfully as a piece, with their edges' steps to their neighbours gone
-    (``covered.steps_gone``: something opaque and smooth hides them)."""
+    (``covered.steps_gone``: something opaque and smooth hides them). The steps are
+    the board's as printed (``square_colours``: each square's empty colour as the empty
+    photo showed it, in ``board_squares`` order), not the empty board as lit now: that
+    follows each square's edge band, which under a hand is the hand, so it loses its
+    steps there too (a dark hand made both sides of an edge as dark as the hand)."""
     names, cells = board_squares(sheet)
-    gone = covered.steps_gone(lab[..., 0], empty[..., 0], sheet, px_per_mm, margin_mm,
+    whole = cell_boxes(sheet, px_per_mm, margin_mm, 0.0)
+    printed = empty_picture(lab.shape[:2], whole, cells, square_colours, np.zeros(3, np.float32))
+    gone = covered.steps_gone(lab[..., 0], printed[..., 0], sheet, px_per_mm, margin_mm,
                               settings.cover)  # fmt: skip
     hidden = [name for name, cell in zip(names, cells, strict=True)
               if gone[cell] >= settings.covered_from and seen.squares[name] != UNKNOWN
