@@ -18,22 +18,24 @@ PX_PER_MM, MARGIN_MM = 1.0, 2.0
 
 @pytest.fixture(scope="module")
 def board():
-    """The Gimmel sheet's grid as a checkerboard of L* 80 and 40, square-on at 1 px/mm."""
+    """The Gimmel sheet's grid as a checkerboard of L* 80 and 40: the squares' levels as
+    printed (rows, columns) and the board square-on at 1 px/mm."""
     sheet = load_sheet("gimmel")
     g = sheet.grid
     side = int(g.cell_width_mm)
     cells = (np.indices((g.rows, g.columns)).sum(axis=0) % 2).astype(np.float32)
-    picture = np.kron(np.where(cells == 0, 80.0, 40.0), np.ones((side, side), np.float32))
+    printed = np.where(cells == 0, 80.0, 40.0).astype(np.float32)
+    picture = np.kron(printed, np.ones((side, side), np.float32))
     margin = int(MARGIN_MM * PX_PER_MM)
-    return sheet, np.pad(picture, margin, mode="edge").astype(np.float32)
+    return sheet, printed, np.pad(picture, margin, mode="edge").astype(np.float32)
 
 
 def test_an_empty_board_and_a_shadow_keep_every_step(board):
-    sheet, empty = board
-    assert not steps_gone(empty, empty, sheet, PX_PER_MM, MARGIN_MM).any()
+    sheet, printed, empty = board
+    assert not steps_gone(empty, printed, sheet, PX_PER_MM, MARGIN_MM).any()
     shadowed = empty.copy()
     shadowed[100:400, 30:200] *= 0.4  # a lamp's shadow over many squares
-    gone = steps_gone(shadowed, empty, sheet, PX_PER_MM, MARGIN_MM)
+    gone = steps_gone(shadowed, printed, sheet, PX_PER_MM, MARGIN_MM)
     assert not gone[5:11, 2:5].any()  # within it, every step kept (scaled)
     # Its hard left side runs 2 mm from a grid edge: a shadowed light square then meets a
     # lit dark one as dark as it, and that edge's step is gone. A square has three more
@@ -42,11 +44,11 @@ def test_an_empty_board_and_a_shadow_keep_every_step(board):
 
 
 def test_a_smooth_hand_hides_the_steps_of_the_squares_it_covers(board):
-    sheet, empty = board
+    sheet, printed, empty = board
     frame = empty.copy()
     # A hand of one colour over rows 3-5 and columns 2-4 (cells), and a little beyond.
     frame[2 + 3 * 30 - 5 : 2 + 6 * 30 + 5, 2 + 2 * 30 - 5 : 2 + 5 * 30 + 5] = 55.0
-    gone = steps_gone(frame, empty, sheet, PX_PER_MM, MARGIN_MM)
+    gone = steps_gone(frame, printed, sheet, PX_PER_MM, MARGIN_MM)
     assert gone[4, 3] == 1.0  # wholly under it: every edge's step gone
     assert gone[3:6, 2:5].min() > 0.65
     # The squares beside it share one edge with it at most: under half their steps.
@@ -55,10 +57,10 @@ def test_a_smooth_hand_hides_the_steps_of_the_squares_it_covers(board):
 
 
 def test_a_piece_on_an_edge_hides_little(board):
-    sheet, empty = board
+    sheet, printed, empty = board
     frame = empty.copy()
     frame[2 + 90 - 8 : 2 + 90 + 8, 2 + 60 - 8 : 2 + 60 + 8] = 20.0  # 16 mm across a corner
-    assert steps_gone(frame, empty, sheet, PX_PER_MM, MARGIN_MM).max() < 0.4
+    assert steps_gone(frame, printed, sheet, PX_PER_MM, MARGIN_MM).max() < 0.4
 
 
 def test_squares_read_empty_under_a_hand_are_reported_unknown():

@@ -48,7 +48,7 @@ class CoverSettings:
 
 def steps_gone(
     lightness: np.ndarray,
-    empty_lightness: np.ndarray,
+    printed: np.ndarray,
     sheet: Sheet,
     px_per_mm: float,
     margin_mm: float,
@@ -56,48 +56,53 @@ def steps_gone(
 ) -> np.ndarray:
     """Per cell of ``sheet``'s grid, (rows, columns), the share of the steps along its
     edges with its neighbours that are gone in ``lightness`` (the square-on picture's
-    L*, at ``px_per_mm`` with ``margin_mm``) against ``empty_lightness`` (the empty
-    board's, the same size); 0 where no edge of it has a step to compare."""
+    L*, at ``px_per_mm`` with ``margin_mm``) against the board as printed (``printed``:
+    each cell's L* on the empty board, (rows, columns)); 0 where no edge of it has a
+    step to compare."""
     g = sheet.grid
     near = round(settings.gap_mm * px_per_mm)
     far = near + max(1, round(settings.beside_mm * px_per_mm))
     end = round(settings.end_mm * px_per_mm)
     frame = np.asarray(lightness, np.float32)
-    board = np.asarray(empty_lightness, np.float32)
+    levels = np.asarray(printed, np.float64).reshape(g.rows, g.columns)
 
     def at(mm: np.ndarray) -> np.ndarray:
         return np.round((mm + margin_mm) * px_per_mm).astype(int)
 
-    def edges(along: int, across: int, size_along: float, size_across: float, picture_axis):
+    def edges(along: int, across: int, size_along: float, size_across: float, picture, cells):
         """Per cell along the edges' direction and per edge across it: the steps lost
-        and counted, (along, across - 1) each. ``picture_axis`` puts the picture with
-        the edges running down its first axis."""
+        and counted, (along, across - 1) each. ``picture`` has the edges running down
+        its first axis, and ``cells`` (along, across) are the printed levels so."""
         lines = at(np.arange(1, across) * size_across)  # where each edge runs
         offsets = np.arange(near, far)
         # The pixel ``lines`` is the next cell's first: its side starts there, this
         # side at the pixel before.
-        sides = [(p[:, lines[:, None] - 1 - offsets].mean(-1)
-                  - p[:, lines[:, None] + offsets].mean(-1))
-                 for p in (picture_axis(frame), picture_axis(board))]  # fmt: skip
-        step, step_empty = sides  # (picture length, edges)
-        real = np.abs(step_empty) > settings.least_step
-        lost = real & (step * np.sign(step_empty) < settings.kept * np.abs(step_empty))
-        # Each cell's stretch of every edge, its ends left out: sums by running totals.
+        step = (picture[:, lines[:, None] - 1 - offsets].mean(-1)
+                - picture[:, lines[:, None] + offsets].mean(-1))  # fmt: skip
+        printed_step = cells[:, :-1] - cells[:, 1:]  # (along, edges)
+        real = np.abs(printed_step) > settings.least_step
+        # Each cell's stretch of every edge, its ends left out, has one printed step:
+        # each pixel row's, from the cell it lies in (clipped: rows outside a stretch
+        # are not summed below).
         starts = at(np.arange(along) * size_along) + end
-        stops = at(np.arange(1, along + 1) * size_along) - end
-        totals = [np.vstack([np.zeros((1, len(lines))), np.cumsum(x, axis=0)])
-                  for x in (lost, real)]  # fmt: skip
-        return [t[stops] - t[starts] for t in totals]
+        stops = np.maximum(at(np.arange(1, along + 1) * size_along) - end, starts)
+        owner = np.clip(np.searchsorted(starts, np.arange(len(step)), side="right") - 1,
+                        0, along - 1)  # fmt: skip
+        sign, size = np.sign(printed_step)[owner], np.abs(printed_step)[owner]
+        lost = step * sign < settings.kept * size
+        # Sums over each stretch by running totals.
+        total = np.vstack([np.zeros((1, lost.shape[1])), np.cumsum(lost, axis=0)])
+        return (total[stops] - total[starts]) * real, real * (stops - starts)[:, None]
 
     gone = np.zeros((g.rows, g.columns))
     counted = np.zeros((g.rows, g.columns))
     # The edges between a cell and the next to its right, then to the one below it.
-    lost, real = edges(g.rows, g.columns, g.cell_height_mm, g.cell_width_mm, lambda p: p)
+    lost, real = edges(g.rows, g.columns, g.cell_height_mm, g.cell_width_mm, frame, levels)
     gone[:, :-1] += lost
     gone[:, 1:] += lost
     counted[:, :-1] += real
     counted[:, 1:] += real
-    lost, real = edges(g.columns, g.rows, g.cell_width_mm, g.cell_height_mm, lambda p: p.T)
+    lost, real = edges(g.columns, g.rows, g.cell_width_mm, g.cell_height_mm, frame.T, levels.T)
     gone[:-1, :] += lost.T
     gone[1:, :] += lost.T
     counted[:-1, :] += real.T

@@ -27,14 +27,7 @@ import cv2
 import numpy as np
 
 from calibration import colour, sharpness, silhouettes, views
-from calibration.blobs import (
-    SHAPE_FEATURES,
-    Blob,
-    blob_parts,
-    difference,
-    empty_picture,
-    shape_distance,
-)
+from calibration.blobs import SHAPE_FEATURES, Blob, blob_parts, difference, shape_distance
 from calibration.board_plane import cell_boxes, rectified_size, rectify
 from calibration.medians import median
 from calibration.profiles import (
@@ -830,10 +823,9 @@ def _hide_covered(
     follows each square's edge band, which under a hand is the hand, so it loses its
     steps there too (a dark hand made both sides of an edge as dark as the hand)."""
     names, cells = board_squares(sheet)
-    whole = cell_boxes(sheet, px_per_mm, margin_mm, 0.0)
-    printed = empty_picture(lab.shape[:2], whole, cells, square_colours, np.zeros(3, np.float32))
-    gone = covered.steps_gone(lab[..., 0], printed[..., 0], sheet, px_per_mm, margin_mm,
-                              settings.cover)  # fmt: skip
+    printed = np.zeros((sheet.grid.rows, sheet.grid.columns), np.float32)
+    printed[tuple(np.array(cells).T)] = square_colours[:, 0]
+    gone = covered.steps_gone(lab[..., 0], printed, sheet, px_per_mm, margin_mm, settings.cover)
     hidden = [name for name, cell in zip(names, cells, strict=True)
               if gone[cell] >= settings.covered_from and seen.squares[name] != UNKNOWN
               and (seen.squares[name] == EMPTY
