@@ -558,11 +558,8 @@ def read(
                 gain, offset = tones[k]
             else:
                 gain, offset = lit_share(k, name), 0.0
-            blob = replace(
-                blob,
-                colour=blob.colour * np.array([1.0 / gain, 1.0, 1.0], np.float32)
-                - np.array([offset / gain, 0.0, 0.0], np.float32),
-            )
+            blob = blob.coloured(blob.colour * np.array([1.0 / gain, 1.0, 1.0], np.float32)
+                                 - np.array([offset / gain, 0.0, 0.0], np.float32))  # fmt: skip
         blobs_seen[name] = (k, blob)
         looks[name] = (blob.colour.tolist(), blob.features.tolist())
         # As sure that something stands here as the square is unlike its empty self.
@@ -628,7 +625,7 @@ def read(
             gain, offset = line
             scale = np.array([1.0 / gain, 1.0, 1.0], np.float32)
             shift = np.array([offset / gain, 0.0, 0.0], np.float32)
-            relit = [replace(blobs_seen[n][1], colour=blobs_seen[n][1].colour * scale - shift)
+            relit = [blobs_seen[n][1].coloured(blobs_seen[n][1].colour * scale - shift)
                      for n in seen]  # fmt: skip
             for name, blob, costs in zip(seen, relit, kinds.costs_of(relit), strict=True):
                 if costs is not None:  # else coloured like no piece now: as first seen
