@@ -180,9 +180,9 @@ def sample(picture: np.ndarray, where_px: np.ndarray) -> np.ndarray:
     """``picture`` at ``where_px`` (N, size, size, 2: x, y px), bilinear, the picture's
     edge repeated beyond it: (N, size, size, channels...). One remap for all views."""
     n, size = where_px.shape[:2]
+    # One two-channel map, as OpenCV keeps it (two maps would be split out of it first).
     stacked = np.ascontiguousarray(where_px.reshape(n * size, size, 2), np.float32)
-    out = cv2.remap(picture, stacked[..., 0], stacked[..., 1], cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+    out = cv2.remap(picture, stacked, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out.reshape(n, size, size, *picture.shape[2:])
 
 

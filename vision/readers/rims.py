@@ -112,7 +112,7 @@ def _alignment(image: np.ndarray, on_px: np.ndarray, out_px: np.ndarray, points:
     down = cv2.remap(gy, at[..., 0], at[..., 1], cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
     normal = (out_px - on_px).reshape(-1, points, 2)
-    normal /= np.linalg.norm(normal, axis=2, keepdims=True) + 1e-9
+    normal /= (np.hypot(normal[..., 0], normal[..., 1]) + 1e-9)[..., None]
     step = np.abs(across * normal[..., 0] + down * normal[..., 1])
     best = int(step.mean(axis=1).argmax())
     return float(step[best].sum() / (np.hypot(across[best], down[best]).sum() + 1e-6))
