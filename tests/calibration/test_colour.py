@@ -406,3 +406,20 @@ def test_a_single_odd_frame_is_not_a_change_of_light() -> None:
 def test_thresholds_are_settings() -> None:
     with pytest.raises(ColourError, match="0 of"):
         measure(render(NEUTRAL, seed=60), marker_squares(), ColourSettings(saturated=100))
+
+
+def test_a_patch_s_white_is_the_median_of_its_usable_pixels() -> None:
+    """Each channel's median comes from histograms (``measure`` never gathers a patch's
+    pixels): it is ``np.median`` of the patch's pixels that are neither too dark nor
+    clipped (judged by the brightest channel), odd and even counts alike."""
+    rng = np.random.default_rng(8)
+    for size in (9, 10, 23):
+        image = rng.integers(0, 256, (size, size, 3), np.uint8)
+        patch = [(-0.5, -0.5), (size - 0.5, -0.5), (size - 0.5, size - 0.5), (-0.5, size - 0.5)]
+        reading = measure(image, [patch], ColourSettings(min_patch_pixels=1, min_pixels=1))
+        brightest = image.max(axis=2).ravel()
+        settings = ColourSettings()
+        usable = (brightest > settings.dark) & (brightest < settings.saturated)
+        expected = np.median(image.reshape(-1, 3)[usable], axis=0)
+        assert reading.patches[0].usable == int(usable.sum())
+        assert reading.bgr == tuple(float(v) for v in expected)
