@@ -10,6 +10,7 @@ import numpy as np
 from calibration.blobs import (
     _cell_index,
     blob_parts,
+    difference,
     empty_picture,
     find_blob,
     shaded,
@@ -29,6 +30,19 @@ def board():
     shape = (int(whole[-1, -1, 3] + MARGIN * PX), int(whole[-1, -1, 2] + MARGIN * PX))
     colours = np.random.default_rng(1).uniform(20, 80, (len(cells), 3)).astype(np.float32)
     return sheet, cells, whole, shape, colours
+
+
+def test_the_difference_is_cie76_and_leaves_both_pictures_as_they_were():
+    """Delta E (CIE76) pixel by pixel; worked in place on its own copy, never on the
+    frame's picture or the empty board's."""
+    rng = np.random.default_rng(4)
+    lab = rng.uniform(0, 100, (7, 9, 3)).astype(np.float32)
+    empty = rng.uniform(0, 100, (7, 9, 3)).astype(np.float32)
+    kept = lab.copy(), empty.copy()
+    found = difference(lab, empty)
+    expected = np.sqrt(((lab.astype(np.float64) - empty) ** 2).sum(axis=2))
+    assert found.shape == (7, 9) and np.allclose(found, expected, rtol=1e-5)
+    assert np.array_equal(lab, kept[0]) and np.array_equal(empty, kept[1])
 
 
 def test_the_empty_board_on_a_regular_grid_is_the_same_as_square_by_square():
