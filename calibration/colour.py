@@ -285,7 +285,7 @@ def _patch_counts(
     if not mask.size:
         return (0, 0, 0), 0, None
     # The brightest channel is HSV's value (8-bit: V = max(B, G, R)): the one conversion
-    # cost a sixth of splitting the channels and taking their most.
+    # costs about a seventh of splitting the channels and taking their most.
     value = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
     # Per level of the brightest channel, how many of the patch's pixels have it.
     levels = cv2.calcHist([value], [2], mask, [256], [0, 256]).ravel()
