@@ -126,3 +126,21 @@ def test_a_white_falcon_on_a_dark_square_under_lower_contrast_is_read_white():
     wrong = [n for n, label in seen.squares.items() if n not in table.truth["unknown"]
              and label != table.truth["position"].get(n, gimmel.EMPTY)]  # fmt: skip
     assert seen.squares["c17"] == "white falcon" and wrong == []
+
+
+def test_a_relit_colour_is_the_broadcast_product_to_the_last_bit():
+    """``relit_colour`` stands for ``colour * [scale, 1, 1] - [shift, 0, 0]`` in float32
+    (a blob's lightness through its square's tone, ``read``): the same bits for every
+    colour, gain and offset, its a* and b* untouched, and the blob's own colour left as
+    it was."""
+    rng = np.random.default_rng(8)
+    for _ in range(2000):
+        colour = (rng.random(3) * [100.0, 120.0, 120.0] - [0.0, 60.0, 60.0]).astype(np.float32)
+        gain, offset = rng.uniform(0.3, 3.0), rng.uniform(-20.0, 20.0)
+        before = colour.copy()
+        relit = gimmel.relit_colour(colour, 1.0 / gain, offset / gain)
+        wanted = (colour * np.array([1.0 / gain, 1.0, 1.0], np.float32)
+                  - np.array([offset / gain, 0.0, 0.0], np.float32))  # fmt: skip
+        assert relit.dtype == np.float32
+        assert relit.view(np.uint32).tolist() == wanted.view(np.uint32).tolist()
+        assert colour.view(np.uint32).tolist() == before.view(np.uint32).tolist()

@@ -527,16 +527,19 @@ def read(
     doubtful = {}  # square -> (its index, the examples' costs)
     confirming = {}  # square -> (its index, the examples' costs): fitted for ``fit_also``
     can_fit = bool(profile.palettes) and profile.shapes is not None
+    # Square by square as Python floats (the same float64 values): a numpy scalar's
+    # every comparison and division costs several times a float's.
+    share_of, texture_of = shares.tolist(), textures.tolist()
     for k, name in enumerate(names):
-        if shares[k] < kinds.least_share:
-            squares[name], confidence[name] = EMPTY, 1.0 - shares[k] / kinds.least_share
+        if share_of[k] < kinds.least_share:
+            squares[name], confidence[name] = EMPTY, 1.0 - share_of[k] / kinds.least_share
             occupied[name] = confidence[name]
-            if can_fit and textures[k] >= settings.texture_doubt:
+            if can_fit and texture_of[k] >= settings.texture_doubt:
                 doubtful[name] = (k, None)  # edges but no colour: a white piece on a light square?
             continue
-        if textures[k] < settings.least_texture:  # as smooth as no piece: a shadow, a sleeve
+        if texture_of[k] < settings.least_texture:  # as smooth as no piece: a shadow, a sleeve
             squares[name] = EMPTY
-            sure = max(0.05, 1.0 - textures[k] / settings.least_texture)
+            sure = max(0.05, 1.0 - texture_of[k] / settings.least_texture)
             confidence[name] = occupied[name] = sure
             continue
         if parts is None:  # labelled once a frame, when the first piece is met
@@ -555,15 +558,15 @@ def read(
                 if tones is None:  # worked out once a frame, when the first piece is met
                     tones = square_tones(empty, square_colours[:, 0], sheet, cells, px_per_mm,
                                          margin_mm, shares < kinds.least_share)  # fmt: skip
+                    tones = tones.tolist()  # (gain, offset) floats a square
                 gain, offset = tones[k]
             else:
                 gain, offset = lit_share(k, name), 0.0
-            blob = blob.coloured(blob.colour * np.array([1.0 / gain, 1.0, 1.0], np.float32)
-                                 - np.array([offset / gain, 0.0, 0.0], np.float32))  # fmt: skip
+            blob = blob.coloured(relit_colour(blob.colour, 1.0 / gain, offset / gain))
         blobs_seen[name] = (k, blob)
         looks[name] = (blob.colour.tolist(), blob.features.tolist())
         # As sure that something stands here as the square is unlike its empty self.
-        occupied[name] = min(1.0, shares[k] / kinds.least_share - 1.0)
+        occupied[name] = min(1.0, share_of[k] / kinds.least_share - 1.0)
     found = kinds.costs_of([blob for _, blob in blobs_seen.values()])
     # A blob coloured like no piece is a hand, unless it is its square's own colour lit
     # more than the square's edge says (the edge in an arm's shadow, a lamp's bright
@@ -623,9 +626,8 @@ def read(
         line = frame_lightness(kinds, read_so_far, settings.sure_for_light)
         if line is not None:
             gain, offset = line
-            scale = np.array([1.0 / gain, 1.0, 1.0], np.float32)
-            shift = np.array([offset / gain, 0.0, 0.0], np.float32)
-            relit = [blobs_seen[n][1].coloured(blobs_seen[n][1].colour * scale - shift)
+            relit = [blobs_seen[n][1].coloured(relit_colour(blobs_seen[n][1].colour,
+                                                            1.0 / gain, offset / gain))
                      for n in seen]  # fmt: skip
             for name, blob, costs in zip(seen, relit, kinds.costs_of(relit), strict=True):
                 if costs is not None:  # else coloured like no piece now: as first seen
@@ -750,6 +752,16 @@ def read(
     if settings.rim_present is not None and fit_also:
         seen = _present_by_rim(seen, image, registration, profile, sheet, settings)
     return seen
+
+
+def relit_colour(colour: np.ndarray, scale: float, shift: float) -> np.ndarray:
+    """A blob's Lab colour (float32) as another light shows it: its lightness times
+    ``scale`` less ``shift``, ``colour * [scale, 1, 1] - [shift, 0, 0]`` in float32 to the
+    last bit, without making two arrays for it (a reader relights each piece once or
+    twice a frame)."""
+    out = colour.copy()
+    out[0] = colour[0] * np.float32(scale) - np.float32(shift)
+    return out
 
 
 def _present_by_rim(
