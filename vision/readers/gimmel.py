@@ -18,6 +18,7 @@ Appearance reaches the reader only through the profile (``calibration.profiles``
 from __future__ import annotations
 
 import functools
+import math
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -1347,19 +1348,24 @@ class Kinds:
         relative to the next's cost; unknown without costs."""
         if costs is None:
             return UNKNOWN, 0.0
-        order = np.argsort(costs)
-        first = float(costs[order[0]])
-        second = float(costs[order[1]]) if len(order) > 1 else first + 1.0
-        if not np.isfinite(second):  # no other class has examples: nothing else it can be
-            return self.names[order[0]], 1.0
-        return self.names[order[0]], (second - first) / (second + 1e-6)
+        # As Python floats: a handful of classes, each asked a few times a frame, where
+        # a sort and numpy scalars cost several times the arithmetic.
+        values = costs.tolist()
+        first = min(values)
+        best = values.index(first)
+        others = values[:best] + values[best + 1 :]
+        second = min(others) if others else first + 1.0
+        if not math.isfinite(second):  # no other class has examples: nothing else it can be
+            return self.names[best], 1.0
+        return self.names[best], (second - first) / (second + 1e-6)
 
     def margins(self, costs: np.ndarray) -> dict[str, float]:
         """The margin of the class of least cost over every class (``decide``'s measure:
         relative to that class's cost; 0 over itself, 1 over a class with no examples)."""
-        first = float(costs.min())
-        return {name: (float(cost) - first) / (float(cost) + 1e-6) if np.isfinite(cost) else 1.0
-                for name, cost in zip(self.names, costs, strict=True)}  # fmt: skip
+        values = costs.tolist()
+        first = min(values)
+        return {name: (cost - first) / (cost + 1e-6) if math.isfinite(cost) else 1.0
+                for name, cost in zip(self.names, values, strict=True)}  # fmt: skip
 
 
 @dataclass(frozen=True)
