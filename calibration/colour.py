@@ -575,20 +575,14 @@ def _levels(gains: Gains) -> np.ndarray:
     return _ENCODE[np.round(np.clip(levels, 0, 1) * (_ENCODE_STEPS - 1)).astype(np.intp)]
 
 
-def linear(image: np.ndarray) -> np.ndarray:
-    """An 8-bit BGR image in linear light: float32 from 0 to 1, each level through the
-    sRGB curve (``to_linear``), in one lookup."""
-    return cv2.LUT(_check_image(image), _DECODE_BGR)
-
-
-def apply_linear(image: np.ndarray, gains: Gains | GainField) -> np.ndarray:
-    """``linear(apply(image, gains))``, what a conversion to CIE Lab takes: with uniform
-    gains in one lookup (each level to its corrected level's light), which saves a
-    reader the corrected copy on every frame."""
+def apply_unit(image: np.ndarray, gains: Gains | GainField) -> np.ndarray:
+    """``apply``'s image as float32 from 0 to 1 (its levels over 255), what a conversion
+    to CIE Lab takes: with uniform gains in one lookup, which saves a reader the copy
+    and the division on every frame."""
     if isinstance(gains, Gains):
-        table = _DECODE[_levels(gains)]  # (256, 3): B, G, R
+        table = _levels(gains).astype(np.float32) / 255.0  # as ``astype`` then ``/`` give
         return cv2.LUT(_check_image(image), table.reshape(256, 1, 3))
-    return linear(apply(image, gains))
+    return apply(image, gains).astype(np.float32) / 255.0
 
 
 def apply(image: np.ndarray, gains: Gains | GainField) -> np.ndarray:

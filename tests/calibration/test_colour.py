@@ -32,13 +32,12 @@ from calibration.colour import (
     Gains,
     Reference,
     apply,
-    apply_linear,
+    apply_unit,
     correct,
     correction,
     correction_field,
     measure,
     to_encoded,
-    to_linear,
 )
 from calibration.light import LightMonitor, LightThresholds
 
@@ -207,19 +206,17 @@ def test_unit_gains_change_nothing(neutral: np.ndarray) -> None:
     assert np.array_equal(apply(neutral, Gains(1.0, 1.0, 1.0)), neutral)
 
 
-def test_apply_linear_is_apply_then_the_srgb_curve_in_one_lookup(calibrated: Reference) -> None:
-    """The reader converts every frame to Lab from ``apply_linear``: it must give exactly
-    the light ``apply``'s levels decode to (``to_linear``, in float32), for uniform gains
-    and for a gain field."""
+def test_apply_unit_is_apply_over_255_in_one_lookup(calibrated: Reference) -> None:
+    """The reader converts every frame to Lab from ``apply_unit``: it must give exactly
+    the values ``apply`` then a division gave, for uniform gains and for a gain field."""
     frame = render(LAMP_BESIDE, seed=5)
     reference = measure(frame, marker_squares())
     for gains in (Gains(1.3, 0.8, 1.05), correction_field(reference, target=calibrated)):
-        light = apply_linear(frame, gains)
-        assert light.dtype == np.float32 and light.shape == frame.shape
-        wanted = to_linear(apply(frame, gains)).astype(np.float32)
-        assert np.array_equal(light, wanted), gains
+        unit = apply_unit(frame, gains)
+        assert unit.dtype == np.float32 and unit.shape == frame.shape
+        assert np.array_equal(unit, apply(frame, gains).astype(np.float32) / 255.0), gains
     with pytest.raises(ColourError, match="uint8"):
-        apply_linear(frame.astype(np.float32), Gains(1.0, 1.0, 1.0))
+        apply_unit(frame.astype(np.float32), Gains(1.0, 1.0, 1.0))
 
 
 # --- uneven light: the gain field --------------------------------------------------------

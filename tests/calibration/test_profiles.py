@@ -10,17 +10,14 @@ import numpy as np
 import pytest
 from scenes import photograph, plane, toy_shapes
 
-from calibration.colour import Gains, apply
 from calibration.profiles import (
     Profile,
     ProfileError,
     Settings,
-    corrected_to_lab,
     learn,
     load_setup,
     square_cell,
     square_names,
-    to_lab,
     view_board,
 )
 from calibration.sheet import load_sheet
@@ -284,35 +281,3 @@ def test_the_frame_around_the_grid_is_known_so_an_edge_piece_is_not_joined_to_it
     # A profile that did not know the frame would see it as a piece all round.
     blind = Profile.from_json(profile.to_json() | {"frame": [0.0, 0.0, 0.0]})
     assert float(np.median(blind.difference(view.lab, sheet)[rows, :band])) > settings.piece_delta_e
-
-
-def cie_lab(bgr: tuple[int, int, int]) -> np.ndarray:
-    """CIE L*a*b* (D65) of one 8-bit sRGB colour, worked out by the definitions in
-    float64: the sRGB curve, the sRGB primaries' XYZ (the matrix OpenCV documents for
-    ``cvtColor``), the white point, and CIE's cube root with its linear toe."""
-    v = np.array(bgr[::-1], np.float64) / 255.0
-    light = np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
-    to_xyz = np.array([[0.412453, 0.357580, 0.180423],
-                       [0.212671, 0.715160, 0.072169],
-                       [0.019334, 0.119193, 0.950227]])  # fmt: skip
-    x, y, z = to_xyz @ light / np.array([0.950456, 1.0, 1.088754])
-
-    def f(t: float) -> float:
-        return float(np.cbrt(t)) if t > 0.008856 else 7.787 * t + 16.0 / 116.0
-
-    lightness = 116.0 * f(y) - 16.0 if y > 0.008856 else 903.3 * y
-    return np.array([lightness, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))])
-
-
-@pytest.mark.parametrize(
-    "bgr", [(255, 255, 255), (0, 0, 255), (0, 255, 0), (255, 0, 0), (30, 120, 200), (5, 5, 5),
-            (128, 128, 128), (200, 180, 20)])  # fmt: skip
-def test_lab_is_cie_lab_of_the_srgb_levels(bgr):
-    """Every colour a profile learns and a reader compares is ``to_lab``'s: CIE Lab to a
-    thousandth (OpenCV's own float conversion from sRGB looks colours up in a coarse
-    table and is up to 0.15 off on these, 0.3 on others), and ``corrected_to_lab`` the
-    same of the corrected image."""
-    picture = np.array([[bgr]], np.uint8)
-    assert to_lab(picture)[0, 0] == pytest.approx(cie_lab(bgr), abs=1e-3)
-    gains = Gains(1.2, 0.9, 1.05)
-    assert np.array_equal(corrected_to_lab(picture, gains), to_lab(apply(picture, gains)))
