@@ -155,17 +155,14 @@ def _fit_edges(
     base = quads[:, :, None, :] + t[..., None] * along[:, :, None, :]  # (M, 4, count, 2)
     across = (u * depth[..., None])[:, :, None, :, None] * normal[:, :, None, None, :]
     where = base[:, :, :, None, :] + across  # (M, 4, count, steps, 2)
-    shape = (count_markers, 1, 1, 1)
-    x = np.clip(where[..., 0] - low[:, 0].reshape(shape), 0, (size[:, 0] - 1).reshape(shape))
-    y = np.clip(where[..., 1] - low[:, 1].reshape(shape), 0, (size[:, 1] - 1).reshape(shape))
-    x += left.reshape(shape)
+    # Within each marker's patch (x and y at once), then across to its place in the
+    # picture; one two-channel map for the remap.
+    at = np.clip(where - low.reshape(count_markers, 1, 1, 1, 2), 0,
+                 (size - 1).reshape(count_markers, 1, 1, 1, 2))  # fmt: skip
+    at[..., 0] += left.reshape(count_markers, 1, 1, 1)
     rows = count_markers * 4 * count
-    profiles = cv2.remap(
-        patches,
-        x.astype(np.float32).reshape(rows, steps),
-        y.astype(np.float32).reshape(rows, steps),
-        cv2.INTER_LINEAR,
-    ).reshape(count_markers, 4, count, steps)
+    profiles = cv2.remap(patches, at.astype(np.float32).reshape(rows, steps, 2), None,
+                         cv2.INTER_LINEAR).reshape(count_markers, 4, count, steps)  # fmt: skip
     # u runs from -1 to 1: the black border's samples (u < -0.5) lead, the quiet zone's
     # (u > 0.5) trail.
     inner, outer = int(np.count_nonzero(u < -0.5)), steps - int(np.count_nonzero(u > 0.5))
@@ -179,12 +176,14 @@ def _fit_edges(
     # On each profile, the rising crossing nearest the expected edge (u = 0).
     distance = np.where(rising, np.abs(u[:-1] + u[1:]) / 2, np.inf)
     j = distance.argmin(axis=3)[..., None]  # (M, 4, count, 1)
-    crossed = np.isfinite(np.take_along_axis(distance, j, 3)[..., 0])
+    crossed = rising.any(axis=3)  # where the nearest crossing's distance is finite
     weight = crossed.astype(np.float64)
     total = weight.sum(axis=2)  # (M, 4)
     ok &= total.min(axis=1) >= EDGE_POINTS_MIN
-    a = np.take_along_axis(profiles, j, 3)[..., 0]
-    b = np.take_along_axis(profiles, j + 1, 3)[..., 0]
+    # The samples either side of that crossing, picked from the profiles a row each.
+    flat, first = profiles.reshape(-1, steps), j.ravel()
+    row = np.arange(len(first))
+    a, b = (flat[row, first].reshape(crossed.shape), flat[row, first + 1].reshape(crossed.shape))
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(crossed, (level[..., None] - a) / (b - a), 0.0)
         offset = (u[j[..., 0]] + share * (u[1] - u[0])) * depth[..., None]
