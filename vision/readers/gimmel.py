@@ -836,8 +836,9 @@ def _hide_covered(
     printed = np.zeros((sheet.grid.rows, sheet.grid.columns), np.float32)
     printed[tuple(np.array(cells).T)] = square_colours[:, 0]
     gone = covered.steps_gone(lab[..., 0], printed, sheet, px_per_mm, margin_mm, settings.cover)
-    hidden = [name for name, cell in zip(names, cells, strict=True)
-              if gone[cell] >= settings.covered_from and seen.squares[name] != UNKNOWN
+    gone = gone.tolist()  # rows of floats: a square's look-up costs a fraction of numpy's
+    hidden = [name for name, (row, column) in zip(names, cells, strict=True)
+              if gone[row][column] >= settings.covered_from and seen.squares[name] != UNKNOWN
               and (seen.squares[name] == EMPTY
                    or seen.confidence[name] < settings.covered_piece_below)]  # fmt: skip
     if not hidden:
