@@ -1345,8 +1345,9 @@ class Kinds:
         return [None if hand else row for row, hand in zip(best, coloured, strict=True)]
 
     def decide(self, costs: np.ndarray | None) -> tuple[str, float]:
-        """(label, confidence): the class of least cost, and its margin over the next,
-        relative to the next's cost; unknown without costs."""
+        """(label, confidence): the class of least cost (of two as cheap, the one
+        ``names`` lists first), and its margin over the next, relative to the next's
+        cost; unknown without costs."""
         if costs is None:
             return UNKNOWN, 0.0
         # As Python floats: a handful of classes, each asked a few times a frame, where
