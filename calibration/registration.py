@@ -23,6 +23,7 @@ and its grid, is ``calibration.board_plane``; the camera check prints
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from collections import Counter
@@ -635,9 +636,7 @@ def _read(
     # Each module's middle, and a ring of module-sized places just outside the marker
     # (its quiet zone), through the homography of the unit square onto each
     # quadrilateral (the frame's blur averages each place enough).
-    along = (np.arange(-1, modules + 1) + 0.5) / modules
-    u, v = np.meshgrid(along, along)
-    mapped = homographies @ np.stack([u.ravel(), v.ravel(), np.ones(u.size)])
+    mapped = homographies @ _module_places(modules)
     # A quadrilateral whose homography sends some of these places to infinity or past it
     # (a crossed or degenerate one) is no marker a camera sees: not read.
     depth = mapped[:, 2:3]
@@ -677,6 +676,18 @@ def _read(
         & ((around <= level[:, None]).sum(axis=1) <= MAX_BORDER_ERRORS * 4 * (modules + 1))
     )
     return [(int(ids[best[i]]), int(best[i] % 4)) if good[i] else None for i in range(count)]
+
+
+@functools.lru_cache(maxsize=8)
+def _module_places(modules: int) -> np.ndarray:
+    """The middles of a marker's ``modules`` x ``modules`` modules and of the ring of
+    module-sized places around it, on the unit square: homogeneous columns (3, places),
+    row by row. The same for every frame: worked out once (read-only)."""
+    along = (np.arange(-1, modules + 1) + 0.5) / modules
+    u, v = np.meshgrid(along, along)
+    places = np.stack([u.ravel(), v.ravel(), np.ones(u.size)])
+    places.setflags(write=False)
+    return places
 
 
 #: ``_locate``'s reading: at most this share of a marker's border modules may read white
