@@ -23,6 +23,7 @@ unknown (30.0 % against the board as lit), and still no visible cell.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,51 +61,78 @@ def steps_gone(
     each cell's L* on the empty board, (rows, columns)); 0 where no edge of it has a
     step to compare."""
     g = sheet.grid
+    frame = np.asarray(lightness, np.float32)
+    levels = np.ascontiguousarray(printed, np.float64).reshape(g.rows, g.columns)
+    key = (g.rows, g.columns, g.cell_width_mm, g.cell_height_mm, float(px_per_mm),
+           float(margin_mm), settings, levels.tobytes())  # fmt: skip
+    down, across, counted = _layout(*key)
+    gone = np.zeros((g.rows, g.columns))
+    # The edges between a cell and the next to its right, then to the one below it.
+    lost = _lost(frame, *down)
+    gone[:, :-1] += lost
+    gone[:, 1:] += lost
+    lost = _lost(frame.T, *across).T
+    gone[:-1, :] += lost
+    gone[1:, :] += lost
+    return np.divide(gone, counted, out=np.zeros_like(gone), where=counted > 0)
+
+
+def _lost(picture, left, right, sign, least, starts, stops, real) -> np.ndarray:
+    """Per cell along one direction's edges and per edge across it, the steps lost
+    (``_layout``'s places and printed steps for that direction; ``picture`` has the
+    edges running down its first axis)."""
+    picture = picture[: len(sign)]  # the rows the stretches reach
+    step = picture[:, left].mean(-1) - picture[:, right].mean(-1)
+    lost = step * sign < least
+    # Sums over each stretch by running totals.
+    total = np.vstack([np.zeros((1, lost.shape[1])), np.cumsum(lost, axis=0)])
+    return (total[stops] - total[starts]) * real
+
+
+@functools.lru_cache(maxsize=8)
+def _layout(rows, columns, cell_width_mm, cell_height_mm, px_per_mm, margin_mm, settings,
+            printed):  # fmt: skip
+    """What ``steps_gone`` needs of the grid and the board as printed (``printed``: its
+    levels' bytes, float64 rows x columns), the same every frame: for the edges between a
+    cell and the next to its right, then to the one below it, each's places and printed
+    steps (``_lost``'s arguments after the picture); and per cell the steps counted."""
     near = round(settings.gap_mm * px_per_mm)
     far = near + max(1, round(settings.beside_mm * px_per_mm))
     end = round(settings.end_mm * px_per_mm)
-    frame = np.asarray(lightness, np.float32)
-    levels = np.asarray(printed, np.float64).reshape(g.rows, g.columns)
+    levels = np.frombuffer(printed, np.float64).reshape(rows, columns)
 
     def at(mm: np.ndarray) -> np.ndarray:
         return np.round((mm + margin_mm) * px_per_mm).astype(int)
 
-    def edges(along: int, across: int, size_along: float, size_across: float, picture, cells):
-        """Per cell along the edges' direction and per edge across it: the steps lost
-        and counted, (along, across - 1) each. ``picture`` has the edges running down
-        its first axis, and ``cells`` (along, across) are the printed levels so."""
+    def edges(along: int, across: int, size_along: float, size_across: float, cells):
+        """One direction's places and printed steps: ``cells`` (along, across) are the
+        printed levels with the edges running down their first axis."""
         lines = at(np.arange(1, across) * size_across)  # where each edge runs
         offsets = np.arange(near, far)
         # The pixel ``lines`` is the next cell's first: its side starts there, this
         # side at the pixel before.
-        step = (picture[:, lines[:, None] - 1 - offsets].mean(-1)
-                - picture[:, lines[:, None] + offsets].mean(-1))  # fmt: skip
+        left, right = lines[:, None] - 1 - offsets, lines[:, None] + offsets
         printed_step = cells[:, :-1] - cells[:, 1:]  # (along, edges)
         real = np.abs(printed_step) > settings.least_step
         # Each cell's stretch of every edge, its ends left out, has one printed step:
         # each pixel row's, from the cell it lies in (clipped: rows outside a stretch
-        # are not summed below).
+        # are not summed).
         starts = at(np.arange(along) * size_along) + end
         stops = np.maximum(at(np.arange(1, along + 1) * size_along) - end, starts)
-        owner = np.clip(np.searchsorted(starts, np.arange(len(step)), side="right") - 1,
+        # The pixel rows of the picture the stretches may reach: as far as the last
+        # stop (``_lost`` looks at every row the picture has up to it).
+        owner = np.clip(np.searchsorted(starts, np.arange(stops[-1] + 1), side="right") - 1,
                         0, along - 1)  # fmt: skip
         sign, size = np.sign(printed_step)[owner], np.abs(printed_step)[owner]
-        lost = step * sign < settings.kept * size
-        # Sums over each stretch by running totals.
-        total = np.vstack([np.zeros((1, lost.shape[1])), np.cumsum(lost, axis=0)])
-        return (total[stops] - total[starts]) * real, real * (stops - starts)[:, None]
+        return (left, right, sign, settings.kept * size, starts, stops, real), real * (
+            stops - starts
+        )[:, None]
 
-    gone = np.zeros((g.rows, g.columns))
-    counted = np.zeros((g.rows, g.columns))
-    # The edges between a cell and the next to its right, then to the one below it.
-    lost, real = edges(g.rows, g.columns, g.cell_height_mm, g.cell_width_mm, frame, levels)
-    gone[:, :-1] += lost
-    gone[:, 1:] += lost
-    counted[:, :-1] += real
-    counted[:, 1:] += real
-    lost, real = edges(g.columns, g.rows, g.cell_width_mm, g.cell_height_mm, frame.T, levels.T)
-    gone[:-1, :] += lost.T
-    gone[1:, :] += lost.T
-    counted[:-1, :] += real.T
-    counted[1:, :] += real.T
-    return np.divide(gone, counted, out=np.zeros_like(gone), where=counted > 0)
+    down, down_counted = edges(rows, columns, cell_height_mm, cell_width_mm, levels)
+    across, across_counted = edges(columns, rows, cell_width_mm, cell_height_mm, levels.T)
+    counted = np.zeros((rows, columns))
+    counted[:, :-1] += down_counted
+    counted[:, 1:] += down_counted
+    counted[:-1, :] += across_counted.T
+    counted[1:, :] += across_counted.T
+    return down, across, counted
