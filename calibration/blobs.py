@@ -187,6 +187,14 @@ def shaded(
     return adjusted
 
 
+@functools.lru_cache(maxsize=8)
+def _neighbours(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each of ``n`` places in a row, the next's index and the last's, each the
+    place itself past the row's ends."""
+    at = np.arange(n)
+    return np.minimum(at + 1, n - 1), np.maximum(at - 1, 0)
+
+
 def shaded_picture(
     lab: np.ndarray,
     whole: np.ndarray,
@@ -244,9 +252,12 @@ def shaded_picture(
     slope_x = (medians * at_x).sum(axis=2) / (at_x * at_x).sum()
     slope_y = (medians * at_y).sum(axis=2) / (at_y * at_y).sum()
     level = (levels[order, 0] / np.maximum(empty[order, 0], 1.0)).reshape(rows, cols)
-    around = np.pad(level, 1, mode="edge")  # past the board's edge: the square itself
-    beside_x = around[1:-1, 2:] - around[1:-1, :-2]
-    beside_y = around[2:, 1:-1] - around[:-2, 1:-1]
+    # The next square's level less the last's; past the board's edge, the square itself
+    # (the edge-padded grid's, without ``np.pad``'s cost: it was a tenth of this step).
+    after_x, before_x = _neighbours(cols)
+    after_y, before_y = _neighbours(rows)
+    beside_x = level[:, after_x] - level[:, before_x]
+    beside_y = level[after_y] - level[before_y]
     across_x, across_y = slope_x * (w - band), slope_y * (h - band)
     enough = least * level
     slope_x = np.where((np.sign(beside_x) == np.sign(across_x)) & (np.abs(across_x) >= enough)
