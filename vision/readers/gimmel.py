@@ -495,7 +495,8 @@ def read(
     # Which squares hold anything: every square's share of unlike pixels, less the band
     # where a nearer neighbour's top leans in (from where the camera is: silhouettes.board_eye).
     bands = lean_bands(registration, sheet, cells, settings, ps.inset_mm, px_per_mm)
-    shares = square_shares(unlike, boxes, cells, bands)
+    spans = square_spans(boxes, cells, bands)  # the same boxes for every picture's shares
+    shares = square_shares(unlike, boxes, cells, bands, spans=spans)
     fit_by = unlike_by  # what the fit weighs a piece against: the board as it should look
     shadows = None
     if settings.shadow_like is not None:
@@ -504,13 +505,13 @@ def read(
         if shadows is not None and len(shadows.spots):
             unshaded = unlike.copy()
             unshaded.ravel()[shadows.spots] = False
-            shares = square_shares(unshaded, boxes, cells, bands)
+            shares = square_shares(unshaded, boxes, cells, bands, spans=spans)
             # The fit too weighs a piece against the empty board with its neighbours'
             # shadows on it, not the bare board.
             fit_by = shadows.on_board(unlike_by)
         else:
             shadows = None
-    textures = relative_textures(lab[..., 0], boxes, cells, bands, square_colours)
+    textures = relative_textures(lab[..., 0], boxes, cells, bands, square_colours, spans=spans)
     squares, confidence, occupied, looks, margins = {}, {}, {}, {}, {}
 
     def lit_share(k: int, name: str) -> float:
@@ -1513,20 +1514,31 @@ def square_shares(
     cells: list[tuple[int, int]],
     bands: np.ndarray | None = None,
     summed: bool = False,
+    *,
+    spans: tuple[np.ndarray, ...] | None = None,
 ) -> np.ndarray:
     """Each square's share of unlike pixels within its box (``cell_boxes`` with the
     inset), less ``bands`` (px to leave out at its left, top, right and bottom), from
     one summed-area table of the picture; ``summed``: ``unlike`` is a picture of values
-    whose mean over the box is wanted."""
+    whose mean over the box is wanted. ``spans``: ``square_spans(boxes, cells, bands)``,
+    when the caller has them (a frame asks for several pictures' shares)."""
     table = cv2.integral(unlike if summed else unlike.astype(np.uint8))
+    x0, y0, x1, y1, area = square_spans(boxes, cells, bands) if spans is None else spans
+    inside = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+    return np.where(area > 0, inside / np.maximum(area, 1), 0.0)
+
+
+def square_spans(
+    boxes: np.ndarray, cells: list[tuple[int, int]], bands: np.ndarray | None = None
+) -> tuple[np.ndarray, ...]:
+    """The boxes ``square_shares`` counts over, a square each: x0, y0, x1, y1 (int64)
+    and their areas in px."""
     index = np.array(cells)
     x0, y0, x1, y1 = (boxes[index[:, 0], index[:, 1], i].astype(np.int64) for i in range(4))
     if bands is not None:
         x0, y0, x1, y1 = x0 + bands[:, 0], y0 + bands[:, 1], x1 - bands[:, 2], y1 - bands[:, 3]
         x1, y1 = np.maximum(x1, x0), np.maximum(y1, y0)
-    inside = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
-    area = (x1 - x0) * (y1 - y0)
-    return np.where(area > 0, inside / np.maximum(area, 1), 0.0)
+    return x0, y0, x1, y1, (x1 - x0) * (y1 - y0)
 
 
 #: Squares whose empty colours are this near (Delta E) are fellows in
@@ -1542,16 +1554,19 @@ def relative_textures(
     bands: np.ndarray | None,
     colours: np.ndarray,
     alike: float = TEXTURE_ALIKE,
+    *,
+    spans: tuple[np.ndarray, ...] | None = None,
 ) -> np.ndarray:
     """Each square's texture (its mean lightness gradient over the box ``square_shares``
     counts) over the median texture of the squares whose empty colour (``colours``, one
     Lab row per square) is within ``alike`` Delta E of its own: most squares are empty,
     so that median is how textured an empty square looks in this frame (its blur, its
-    noise, its light), and 1 is as textured as an empty square."""
+    noise, its light), and 1 is as textured as an empty square. ``spans``: as
+    ``square_shares`` takes them."""
     smooth = cv2.GaussianBlur(lightness, (3, 3), 0)
     across, down = cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
     gradient = cv2.magnitude(across, down)
-    texture = square_shares(gradient, boxes, cells, bands, summed=True)
+    texture = square_shares(gradient, boxes, cells, bands, summed=True, spans=spans)
     colours = np.ascontiguousarray(colours, np.float32)
     groups, group_of = _fellows(colours.tobytes(), len(colours), alike)
     typical = np.array([median(texture[list(members)]) for members in groups])[group_of]
