@@ -1010,7 +1010,11 @@ def register_markers(
         raise BoardNotVisible(sheet, list(chosen), min_markers, duplicates=duplicates)
     image_pts = {i: m.corners for i, m in chosen.items()}
     if model is not None:
-        image_pts = {i: model.undistort(c) for i, c in image_pts.items()}
+        # All the corners through the lens in one call (each point is undone alone).
+        corners = [np.reshape(c, (-1, 2)) for c in image_pts.values()]
+        flat, start = model.undistort(np.concatenate(corners)), 0
+        for i, each in zip(list(image_pts), corners, strict=True):
+            image_pts[i], start = flat[start : start + len(each)], start + len(each)
 
     ids = sorted(chosen)
     left_out: list[int] = []
