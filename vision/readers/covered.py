@@ -135,4 +135,6 @@ def _layout(rows, columns, cell_width_mm, cell_height_mm, px_per_mm, margin_mm, 
     counted[:, 1:] += down_counted
     counted[:-1, :] += across_counted.T
     counted[1:, :] += across_counted.T
+    for kept in (*down, *across, counted):  # kept for every frame: read-only
+        kept.setflags(write=False)
     return down, across, counted
