@@ -192,7 +192,10 @@ def _neighbours(n: int) -> tuple[np.ndarray, np.ndarray]:
     """For each of ``n`` places in a row, the next's index and the last's, each the
     place itself past the row's ends."""
     at = np.arange(n)
-    return np.minimum(at + 1, n - 1), np.maximum(at - 1, 0)
+    after, before = np.minimum(at + 1, n - 1), np.maximum(at - 1, 0)
+    after.setflags(write=False)
+    before.setflags(write=False)
+    return after, before
 
 
 def shaded_picture(
